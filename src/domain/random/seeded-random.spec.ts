@@ -1,0 +1,43 @@
+import { SeededRandom, seedFromString } from './seeded-random.js';
+
+describe('SeededRandom', () => {
+  it('repeats the same sequence for the same seed and differs for another', () => {
+    const a = new SeededRandom(42);
+    const b = new SeededRandom(42);
+    const c = new SeededRandom(43);
+    const seqA = Array.from({ length: 5 }, () => a.next());
+    expect(Array.from({ length: 5 }, () => b.next())).toEqual(seqA);
+    expect(Array.from({ length: 5 }, () => c.next())).not.toEqual(seqA);
+  });
+
+  it('draws uniforms in [0,1) with mean 1/2 and normals with mean 0, variance 1', () => {
+    const rnd = new SeededRandom('moments');
+    const n = 200_000;
+    let sumU = 0;
+    let sumN = 0;
+    let sumN2 = 0;
+    for (let i = 0; i < n; i++) {
+      const u = rnd.next();
+      expect(u >= 0 && u < 1).toBe(true);
+      sumU += u;
+      const z = rnd.normal();
+      sumN += z;
+      sumN2 += z * z;
+    }
+    expect(sumU / n).toBeCloseTo(0.5, 2);
+    expect(sumN / n).toBeCloseTo(0, 2);
+    expect(sumN2 / n).toBeCloseTo(1, 1);
+  });
+
+  it('turns names into stable seeds', () => {
+    expect(seedFromString('sandbox:bitcoin')).toBe(seedFromString('sandbox:bitcoin'));
+    expect(seedFromString('a')).not.toBe(seedFromString('b'));
+  });
+
+  it('draws integers within bounds, both ends reachable', () => {
+    const rnd = new SeededRandom(7);
+    const seen = new Set<number>();
+    for (let i = 0; i < 1000; i++) seen.add(rnd.int(1, 3));
+    expect([...seen].sort()).toEqual([1, 2, 3]);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Deterministic random source for everything that must be reproducible from a seed
+ * (the sandbox market, sandbox account histories, Monte Carlo simulation).
+ *
+ * xoshiro128** (Blackman & Vigna): 32-bit state words, fast with integer Math.imul,
+ * identical on every platform. Seeded through splitmix32 so nearby seeds diverge.
+ * Never use Math.random() where a figure must be reproducible.
+ */
+export interface RandomSource {
+  /** Uniform in [0, 1). */
+  next(): number;
+  /** Standard normal N(0, 1). */
+  normal(): number;
+  /** Uniform integer in [minInclusive, maxInclusive]. */
+  int(minInclusive: number, maxInclusive: number): number;
+}
+
+function splitmix32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x9e3779b9) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+}
+
+/** FNV-1a over the string: turns a name ("sandbox:bitcoin") into a 32-bit seed. */
+export function seedFromString(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+}
+
+export class SeededRandom implements RandomSource {
+  private s0: number;
+  private s1: number;
+  private s2: number;
+  private s3: number;
+  private spareNormal: number | null = null;
+
+  constructor(seed: number | string) {
+    const mix = splitmix32(typeof seed === 'string' ? seedFromString(seed) : seed);
+    this.s0 = mix();
+    this.s1 = mix();
+    this.s2 = mix();
+    this.s3 = mix();
+    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+  }
+
+  private nextUint32(): number {
+    const result = Math.imul(rotl(Math.imul(this.s1, 5) >>> 0, 7), 9) >>> 0;
+    const t = (this.s1 << 9) >>> 0;
+    this.s2 = (this.s2 ^ this.s0) >>> 0;
+    this.s3 = (this.s3 ^ this.s1) >>> 0;
+    this.s1 = (this.s1 ^ this.s2) >>> 0;
+    this.s0 = (this.s0 ^ this.s3) >>> 0;
+    this.s2 = (this.s2 ^ t) >>> 0;
+    this.s3 = rotl(this.s3, 11);
+    return result;
+  }
+
+  next(): number {
+    // 53 bits of randomness from two draws, as Math.random-quality doubles.
+    const high = this.nextUint32() >>> 5; // 27 bits
+    const low = this.nextUint32() >>> 6; // 26 bits
+    return (high * 67108864 + low) / 9007199254740992;
+  }
+
+  normal(): number {
+    if (this.spareNormal !== null) {
+      const spare = this.spareNormal;
+      this.spareNormal = null;
+      return spare;
+    }
+    // Marsaglia polar method: exact normals, no trig.
+    let u: number;
+    let v: number;
+    let s: number;
+    do {
+      u = this.next() * 2 - 1;
+      v = this.next() * 2 - 1;
+      s = u * u + v * v;
+    } while (s >= 1 || s === 0);
+    const factor = Math.sqrt((-2 * Math.log(s)) / s);
+    this.spareNormal = v * factor;
+    return u * factor;
+  }
+
+  int(minInclusive: number, maxInclusive: number): number {
+    return minInclusive + Math.floor(this.next() * (maxInclusive - minInclusive + 1));
+  }
+}
+
+function rotl(x: number, k: number): number {
+  return ((x << k) | (x >>> (32 - k))) >>> 0;
+}
