@@ -10,6 +10,8 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
   },
+  resolver: '<rootDir>/test/jest/resolver.cjs',
+  setupFilesAfterEnv: ['<rootDir>/test/jest/esm-bridge.setup.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -1,0 +1,40 @@
+/**
+ * Builds the HTTP application exactly as production runs it; main.ts and the e2e tests both use
+ * this, so tests exercise the real body limits, validation, filters, Swagger and shutdown hooks.
+ */
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module.js';
+import { AppConfig } from './config/app-config.js';
+import { createValidationPipe } from './common/validation/validation.js';
+import { setupSwagger } from './swagger.js';
+import { requestIdFor } from './common/logging/logging.module.js';
+import type { ServiceRequest } from './common/http/request-context.js';
+import type { Response } from 'express';
+
+export const BODY_LIMIT = '100kb';
+
+export async function createApp(config: AppConfig, options: { logs?: boolean } = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bufferLogs: true,
+    bodyParser: false,
+    return503OnClosing: true,
+    logger: options.logs === false ? false : undefined,
+  });
+  if (options.logs !== false) app.useLogger(app.get(Logger));
+  app.set('trust proxy', 'loopback');
+  app.set('x-powered-by', false);
+  app.set('etag', false);
+  // Request ids first, so even a body the parser rejects gets a traceId.
+  app.use((req: ServiceRequest, res: Response, next: () => void) => {
+    req.id = requestIdFor(req, res);
+    next();
+  });
+  app.useBodyParser('json', { limit: BODY_LIMIT, strict: true });
+  app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false, parameterLimit: 50 });
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  setupSwagger(app);
+  return app;
+}

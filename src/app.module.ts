@@ -1,0 +1,41 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HttpExceptionFilter } from './common/filters/http-exception.filter.js';
+import { JwtAuthGuard } from './common/guards/jwt-auth.guard.js';
+import { RateLimitGuard } from './common/guards/rate-limit.guard.js';
+import { RateLimitModule } from './common/guards/rate-limit.module.js';
+import { ScopesGuard } from './common/guards/scopes.guard.js';
+import { LoggingModule } from './common/logging/logging.module.js';
+import { AuthModule } from './modules/auth/auth.module.js';
+import { SandboxModule } from './modules/sandbox/sandbox.module.js';
+import { StatusModule } from './modules/status/status.module.js';
+import { TenancyModule } from './modules/tenancy/tenancy.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggingModule,
+        DatabaseModule,
+        RateLimitModule,
+        TenancyModule,
+        AuthModule,
+        StatusModule,
+        SandboxModule,
+      ],
+      providers: [
+        // Order matters: authenticate, then check scopes, then count the request against the client.
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+        { provide: APP_GUARD, useClass: ScopesGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_FILTER, useClass: HttpExceptionFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The one place where errors become HTTP responses (design §4):
+ * - under /v1/api: the envelope with `responseException.exceptionMessage` (ProblemDetails);
+ * - elsewhere: RFC 9457 application/problem+json;
+ * - /oauth/token: RFC 6749 §5.2 bodies.
+ * Never a stack trace, SQL text or secret in a body; unknown errors are logged and become a
+ * generic 500.
+ */
+import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { DomainError, ErrorCode, type FieldErrors } from '../errors/domain-error.js';
+import { OAuthError } from '../errors/oauth-error.js';
+import { statusForCode, statusText, statusTypeUrl, type ProblemDetails } from '../errors/problem-details.js';
+import { usesEnvelope, type ServiceRequest } from '../http/request-context.js';
+
+interface Described {
+  status: number;
+  title: string;
+  detail?: string;
+  errors?: FieldErrors;
+  reason?: string;
+}
+
+/** Error codes that mean the database is unreachable or overloaded: answer 503, not 500. */
+const DATABASE_UNAVAILABLE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout|the database system is (starting up|shutting down)|terminating connection|Client has encountered a connection error|PGlite is closed/i;
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  if (code && ['57P01', '57P02', '57P03', '57014', '08000', '08001', '08003', '08006', 'ECONNREFUSED'].includes(code)) return true;
+  const driverError = (error as { driverError?: unknown }).driverError;
+  return DATABASE_UNAVAILABLE.test(error.message) || (driverError !== undefined && isDatabaseUnavailable(driverError));
+}
+
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<ServiceRequest>();
+    const response = http.getResponse<Response>();
+    if (response.headersSent) return;
+    const traceId = String(request.id ?? '');
+
+    if (exception instanceof OAuthError) {
+      response.setHeader('Cache-Control', 'no-store');
+      response.setHeader('Pragma', 'no-cache');
+      if (exception.status === 401 && exception.usedBasicAuth) {
+        response.setHeader('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
+      }
+      response.status(exception.status).json({ error: exception.error, error_description: exception.description });
+      return;
+    }
+
+    const described = this.describe(exception, request);
+    if (described.status >= 500) {
+      this.logger.error(
+        { err: exception instanceof Error ? { name: exception.name, message: exception.message, stack: exception.stack } : exception, traceId },
+        'request failed',
+      );
+    }
+    if (described.status === 401) {
+      response.setHeader('WWW-Authenticate', 'Bearer realm="crypto-asset-service", error="invalid_token"');
+    }
+    if (described.status === 503) {
+      response.setHeader('Retry-After', '5');
+    }
+
+    const problem: ProblemDetails = {
+      type: statusTypeUrl(described.status),
+      title: described.title,
+      status: described.status,
+      ...(described.detail ? { detail: described.detail } : {}),
+      instance: request.originalUrl?.split('?')[0] ?? request.url,
+      ...(described.errors ? { errors: described.errors } : {}),
+      ...(described.reason ? { reason: described.reason } : {}),
+      traceId,
+    };
+
+    if (usesEnvelope(request.path ?? request.url)) {
+      response.status(described.status).json({
+        isError: true,
+        message: described.detail ?? described.title,
+        statusCode: described.status,
+        result: null,
+        responseException: { exceptionMessage: problem },
+      });
+      return;
+    }
+    response.status(described.status).type('application/problem+json').send(JSON.stringify(problem));
+  }
+
+  private describe(exception: unknown, request: ServiceRequest): Described {
+    if (exception instanceof DomainError) {
+      const status = statusForCode(exception.code);
+      const isValidation = exception.code === ErrorCode.ValidationFailed;
+      return {
+        status,
+        title: isValidation ? 'One or more validation errors occurred.' : statusText(status),
+        detail: isValidation ? undefined : exception.message,
+        errors: exception.fieldErrors,
+        reason: exception.reason,
+      };
+    }
+    // Nest wraps body-parser failures (malformed JSON, too large) in an HttpException with the cause.
+    const cause = exception instanceof HttpException ? exception.cause : exception;
+    if (isBodyParserError(cause)) return describeBodyParserError(cause);
+    if (exception instanceof HttpException && exception.cause instanceof URIError) {
+      return { status: 400, title: statusText(400), detail: 'The request path is not validly percent-encoded.', errors: { path: ['Invalid percent-encoding.'] } };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const body = exception.getResponse();
+      const message = typeof body === 'string' ? body : (body as { message?: unknown }).message;
+      if (status === 404 && /^Cannot [A-Z]+ /.test(String(message))) {
+        return { status, title: statusText(status), detail: `No route for ${request.method} ${request.path}.` };
+      }
+      if (status === 429) {
+        return { status, title: statusText(status), detail: 'Rate limit exceeded; retry after the number of seconds in Retry-After.' };
+      }
+      return { status, title: statusText(status), detail: typeof message === 'string' ? message : undefined };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return { status: 503, title: statusText(503), detail: 'The database is unavailable; retry shortly.' };
+    }
+    if (exception instanceof QueryFailedError) {
+      return { status: 500, title: statusText(500), detail: 'An unexpected error occurred.' };
+    }
+    return { status: 500, title: statusText(500), detail: 'An unexpected error occurred.' };
+  }
+}
+
+interface BodyParserError extends Error {
+  type: string;
+  status?: number;
+  limit?: number;
+}
+
+function describeBodyParserError(error: BodyParserError): Described {
+  switch (error.type) {
+    case 'entity.too.large':
+      return { status: 413, title: statusText(413), detail: `Request body exceeds the limit of ${error.limit} bytes.` };
+    case 'entity.parse.failed':
+      return { status: 400, title: 'Malformed JSON body.', detail: 'The request body is not valid JSON.', errors: { body: ['The request body is not valid JSON.'] } };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, title: statusText(415), detail: 'Unsupported body encoding or charset.' };
+    default:
+      return { status: error.status ?? 400, title: statusText(error.status ?? 400), detail: 'The request body could not be read.' };
+  }
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return error instanceof Error && typeof (error as { type?: unknown }).type === 'string' && 'expose' in error;
+}

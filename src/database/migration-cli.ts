@@ -1,0 +1,83 @@
+/**
+ * npm run migration:generate -- <PascalName> | migration:run | migration:revert
+ * Generation diffs the entities against a scratch in-memory PGlite database with every migration
+ * applied, so it never depends on the state of ./data or a server.
+ */
+import 'reflect-metadata';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../config/app-config.js';
+import { buildDataSourceOptions } from './data-source-options.js';
+import { diffEntitiesAgainstMigrations } from './schema-diff.js';
+
+const escape = (sql: string) => sql.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
+
+async function generate(name: string | undefined): Promise<void> {
+  if (!name || !/^[A-Z][A-Za-z0-9]+$/.test(name)) {
+    throw new Error('usage: npm run migration:generate -- <PascalCaseName>');
+  }
+  const diff = await diffEntitiesAgainstMigrations({ ...loadConfig(), DATABASE_URL: undefined, DATA_DIR: 'memory' });
+  if (diff.up.length === 0) {
+    console.log('No changes: entities and migrations agree.');
+    return;
+  }
+  const timestamp = Date.now();
+  const className = `${name}${timestamp}`;
+  const fileBase = `${timestamp}-${name}`;
+  const body = `import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class ${className} implements MigrationInterface {
+  name = '${className}';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+${diff.up.map((q) => `    await queryRunner.query(\`${escape(q)}\`);`).join('\n')}
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+${diff.down.map((q) => `    await queryRunner.query(\`${escape(q)}\`);`).join('\n')}
+  }
+}
+`;
+  const root = resolve(process.cwd(), 'migrations');
+  writeFileSync(resolve(root, `${fileBase}.ts`), body);
+  const indexPath = resolve(root, 'index.ts');
+  const index = readFileSync(indexPath, 'utf8')
+    .replace(/^(\/\*\*[^]*?\*\/\n)/, `$1import { ${className} } from './${fileBase}.js';\n`)
+    .replace(/export const MIGRATIONS: Function\[\] = \[([^\]]*)\];/, (_m, list: string) => {
+      const items = list.split(',').map((s) => s.trim()).filter(Boolean);
+      return `export const MIGRATIONS: Function[] = [${[...items, className].join(', ')}];`;
+    });
+  writeFileSync(indexPath, index);
+  console.log(`Wrote migrations/${fileBase}.ts (${diff.up.length} statements).`);
+}
+
+async function withDataSource(action: (ds: DataSource) => Promise<void>): Promise<void> {
+  const dataSource = new DataSource(buildDataSourceOptions(loadConfig()));
+  await dataSource.initialize();
+  try {
+    await action(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+const [command, argument] = process.argv.slice(2);
+const actions: Record<string, () => Promise<void>> = {
+  generate: () => generate(argument),
+  run: () =>
+    withDataSource(async (ds) => {
+      const applied = await ds.runMigrations({ transaction: 'each' });
+      console.log(applied.length ? `Applied: ${applied.map((m) => m.name).join(', ')}` : 'Nothing to apply.');
+    }),
+  revert: () => withDataSource((ds) => ds.undoLastMigration({ transaction: 'each' })),
+};
+const action = command ? actions[command] : undefined;
+if (!action) {
+  console.error('usage: migration-cli generate <Name> | run | revert');
+  process.exit(2);
+}
+action().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,103 @@
+/**
+ * TypeORM's postgres driver talks to a `pg`-shaped module: `new Pool()`, `pool.connect(cb)`,
+ * `client.query()`, `pool.end()`. This adapter gives it one embedded PGlite database.
+ *
+ * Why not typeorm-pglite's pool: it hands the same PGlite session to every caller at once, so two
+ * concurrent TypeORM transactions interleave their statements inside one backend transaction. A
+ * PGlite database is a single session; here `connect` is a mutex and a second caller waits until
+ * the first releases, exactly like a pg pool of size one. Results and type parsing match `pg`, so
+ * entities and SQL behave the same on PGlite and on a Postgres server.
+ */
+import { EventEmitter } from 'node:events';
+import { PGlite, types, type PGliteOptions, type Results } from '@electric-sql/pglite';
+
+type QueryCallback = (error: Error | null, result?: unknown) => void;
+type ReleaseCallback = (error?: unknown) => void;
+
+/** Same representations as node-postgres: int8 and numeric as text, date as 'YYYY-MM-DD'. */
+const PG_COMPATIBLE_PARSERS = {
+  [types.INT8]: (value: string) => value,
+  [types.NUMERIC]: (value: string) => value,
+  [types.DATE]: (value: string) => value,
+};
+
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => (release = resolve));
+    const ready = this.tail.then(() => release);
+    this.tail = this.tail.then(() => next);
+    return ready;
+  }
+}
+
+class PGliteClient extends EventEmitter {
+  constructor(private readonly db: PGlite) {
+    super();
+  }
+
+  query(sql: string, paramsOrCallback?: unknown[] | QueryCallback, maybeCallback?: QueryCallback): Promise<unknown> {
+    const callback = typeof paramsOrCallback === 'function' ? paramsOrCallback : maybeCallback;
+    const params = Array.isArray(paramsOrCallback) ? paramsOrCallback : undefined;
+    const run: Promise<Results> =
+      params && params.length > 0
+        ? this.db.query(sql, params, { parsers: PG_COMPATIBLE_PARSERS })
+        : // Migrations send several statements in one string; only the simple protocol takes those.
+          this.db.exec(sql, { parsers: PG_COMPATIBLE_PARSERS }).then((all) => all[all.length - 1] ?? { rows: [], fields: [] });
+    const shaped = run.then((result) => ({
+      rows: result.rows,
+      fields: result.fields,
+      rowCount: result.affectedRows ?? result.rows.length,
+      command: (result as { command?: string }).command,
+    }));
+    if (callback) {
+      shaped.then((r) => callback(null, r), (e: Error) => callback(e));
+    }
+    return shaped;
+  }
+}
+
+export interface PGliteConnection {
+  readonly db: PGlite;
+}
+
+/** Builds the `driver` module TypeORM expects, bound to one PGlite database. */
+export function createPGliteDriverModule(dataDir: string | undefined, options: PGliteOptions = {}) {
+  const db = new PGlite(dataDir, options);
+  const mutex = new Mutex();
+  const client = new PGliteClient(db);
+
+  class Pool extends EventEmitter {
+    connect(callback: (error: Error | null, client?: PGliteClient, release?: ReleaseCallback) => void): void {
+      db.waitReady
+        .then(() => mutex.acquire())
+        .then(
+          (unlock) => {
+            let released = false;
+            callback(null, client, () => {
+              if (!released) {
+                released = true;
+                unlock();
+              }
+            });
+          },
+          (error: Error) => callback(error),
+        );
+    }
+
+    query(sql: string, params?: unknown[] | QueryCallback, cb?: QueryCallback): Promise<unknown> {
+      return client.query(sql, params, cb);
+    }
+
+    end(callback?: (error?: Error | null) => void): void {
+      db.close().then(
+        () => callback?.(null),
+        (error: Error) => callback?.(error),
+      );
+    }
+  }
+
+  return { Pool, db };
+}

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { ConfigValidationError, loadConfig } from './config/app-config.js';
+import { createApp } from './app.factory.js';
+
+async function bootstrap(): Promise<void> {
+  const startedAt = Date.now();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigValidationError) {
+      console.error(error.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const app = await createApp(config);
+  await app.listen(config.PORT, config.HOST);
+  const logger = new Logger('Bootstrap');
+  const base = `http://localhost:${config.PORT}`;
+  logger.log(`Listening on ${base} in ${Date.now() - startedAt} ms (database: ${config.usesEmbeddedDatabase ? `embedded PGlite in ${config.DATA_DIR}` : 'Postgres'})`);
+  logger.log(`Swagger UI: ${base}/docs · OpenAPI: ${base}/docs-json`);
+  if (config.sandboxEnabled) {
+    logger.log('Sandbox credentials (synthetic data): partner sandbox-client / sandbox-secret · admin sandbox-admin / sandbox-admin-secret · tenant B sandbox-b-client / sandbox-b-secret');
+  }
+}
+
+void bootstrap();

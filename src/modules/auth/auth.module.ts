@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenancyModule } from '../tenancy/tenancy.module.js';
+import { SigningKeyEntity } from './entities/signing-key.entity.js';
+import { JwksController } from './jwks.controller.js';
+import { JwtStrategy } from './jwt.strategy.js';
+import { OAuthController } from './oauth.controller.js';
+import { SigningKeysService } from './signing-keys.service.js';
+import { TokenController } from './token.controller.js';
+import { TokenService } from './token.service.js';
+
+/** Owns token issuance and verification keys. Never logs or returns a secret. */
+@Module({
+  imports: [PassportModule, TenancyModule, TypeOrmModule.forFeature([SigningKeyEntity])],
+  controllers: [TokenController, OAuthController, JwksController],
+  providers: [SigningKeysService, TokenService, JwtStrategy],
+  exports: [TokenService, SigningKeysService],
+})
+export class AuthModule {}

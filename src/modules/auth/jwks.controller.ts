@@ -1,0 +1,19 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../common/decorators/auth.decorators.js';
+import { SigningKeysService, type PublicJwk } from './signing-keys.service.js';
+
+@ApiTags('Auth')
+@Controller('.well-known')
+export class JwksController {
+  constructor(private readonly keys: SigningKeysService) {}
+
+  @Get('jwks.json')
+  @Public()
+  @Header('Cache-Control', 'public, max-age=300')
+  @ApiOperation({ summary: 'Public keys that verify access tokens (JWKS, RFC 7517)' })
+  @ApiOkResponse({ description: '{ keys: [ { kty, crv, x, y, kid, alg: "ES256", use: "sig" } ] }' })
+  jwks(): { keys: PublicJwk[] } {
+    return this.keys.jwks();
+  }
+}

@@ -1,0 +1,86 @@
+import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../../common/decorators/auth.decorators.js';
+import { OAuthError } from '../../common/errors/oauth-error.js';
+import { RateLimitBucket } from '../../common/guards/rate-limit.guard.js';
+import { OAuthTokenRequestDto, OAuthTokenResponseDto } from './dto/token.dto.js';
+import { TokenService } from './token.service.js';
+
+/**
+ * RFC 6749 §4.4 client credentials grant, so generic OAuth2 client libraries work unchanged.
+ * Errors follow §5.2 ({error, error_description}), not problem+json.
+ */
+@ApiTags('Auth')
+@Controller('oauth')
+export class OAuthController {
+  constructor(private readonly tokens: TokenService) {}
+
+  @Post('token')
+  @Public()
+  @RateLimitBucket('token')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'OAuth 2.0 token endpoint (client credentials, RFC 6749 §4.4)' })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({ type: OAuthTokenRequestDto })
+  @ApiOkResponse({ type: OAuthTokenResponseDto })
+  async token(
+    @Body() body: Record<string, unknown>,
+    @Headers('authorization') authorization: string | undefined,
+    @Headers('content-type') contentType: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OAuthTokenResponseDto> {
+    if (!contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+      throw new OAuthError('invalid_request', 'The request must be application/x-www-form-urlencoded.');
+    }
+    const field = (name: string): string | undefined => {
+      const value = body?.[name];
+      if (Array.isArray(value)) throw new OAuthError('invalid_request', `Parameter ${name} is repeated.`);
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    };
+    const basic = parseBasic(authorization);
+    const bodyId = field('client_id');
+    const bodySecret = field('client_secret');
+    if (basic && (bodyId || bodySecret)) {
+      throw new OAuthError('invalid_request', 'Use one client authentication method, not both.');
+    }
+    const grantType = field('grant_type');
+    if (!grantType) throw new OAuthError('invalid_request', 'Missing grant_type.');
+    if (grantType !== 'client_credentials') {
+      throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
+    }
+    const clientId = basic?.clientId ?? bodyId;
+    const clientSecret = basic?.clientSecret ?? bodySecret;
+    if (!clientId || !clientSecret) {
+      throw new OAuthError('invalid_client', 'Client authentication is required.', !!basic);
+    }
+    const client = await this.tokens.authenticate(clientId, clientSecret);
+    if (!client) throw new OAuthError('invalid_client', 'Client authentication failed.', !!basic);
+
+    const requested = field('scope')?.split(' ').filter(Boolean);
+    const scopes = requested ?? client.scopes;
+    if (scopes.length === 0 || scopes.some((scope) => !(client.scopes as string[]).includes(scope))) {
+      throw new OAuthError('invalid_scope', `Allowed scopes: ${client.scopes.join(' ')}.`);
+    }
+    const issued = this.tokens.issue(client, scopes);
+    response.setHeader('Cache-Control', 'no-store');
+    response.setHeader('Pragma', 'no-cache');
+    return { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: issued.scope };
+  }
+}
+
+function parseBasic(header: string | undefined): { clientId: string; clientSecret: string } | undefined {
+  if (!header?.toLowerCase().startsWith('basic ')) return undefined;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.', true);
+  // RFC 6749 §2.3.1: both parts are form-urlencoded before Basic encoding.
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.', true);
+    }
+  };
+  return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)) };
+}

@@ -1,0 +1,33 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Scopes } from '../../common/decorators/auth.decorators.js';
+import { rateLimitStateOf } from '../../common/guards/rate-limit.guard.js';
+import { DatabaseHealthService } from './database-health.service.js';
+import { LifecycleService } from './lifecycle.service.js';
+import { StatusDto } from './status.dto.js';
+
+export const API_VERSION = '2026.04.1';
+
+@ApiTags('Status')
+@Controller('api/status')
+export class StatusController {
+  constructor(
+    private readonly lifecycle: LifecycleService,
+    private readonly database: DatabaseHealthService,
+  ) {}
+
+  @Get()
+  @Scopes('partner')
+  @ApiOperation({ summary: 'Health, uptime, remaining rate-limit count and interface version' })
+  @ApiOkResponse({ type: StatusDto })
+  async status(@Res({ passthrough: true }) response: Response): Promise<StatusDto> {
+    const healthy = await this.database.isHealthy();
+    return {
+      status: healthy && !this.lifecycle.isDraining ? 'ok' : 'degraded',
+      uptimeSeconds: this.lifecycle.uptimeSeconds(),
+      rateLimitRemaining: rateLimitStateOf(response)?.remaining ?? 0,
+      version: API_VERSION,
+    };
+  }
+}

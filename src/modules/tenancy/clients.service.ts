@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import argon2 from 'argon2';
+import { AppConfig } from '../../config/app-config.js';
+import { DomainError } from '../../common/errors/domain-error.js';
+import { TenancyRepository } from './tenancy.repository.js';
+import type { ClientScope } from './entities/api-client.entity.js';
+
+/** OWASP's argon2id profile (19 MiB, 2 passes): secrets are random, so this is ample. */
+const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** How long a "client is still enabled" answer may be reused before asking the database again. */
+const ACTIVE_CACHE_MS = 5_000;
+
+export interface VerifiedClient {
+  clientId: string;
+  tenantId: string;
+  scopes: ClientScope[];
+}
+
+export interface IssuedSecret {
+  clientId: string;
+  tenantId: string;
+  scopes: ClientScope[];
+  /** Shown once; only its hash is stored. */
+  clientSecret: string;
+}
+
+@Injectable()
+export class ClientsService {
+  private readonly activeCache = new Map<string, { active: boolean; checkedAt: number }>();
+  /** Hash of a throw-away secret, so unknown client ids cost the same time as wrong secrets. */
+  private readonly decoyHash: Promise<string>;
+
+  constructor(
+    private readonly repository: TenancyRepository,
+    private readonly config: AppConfig,
+  ) {
+    this.decoyHash = argon2.hash(randomBytes(32).toString('base64url'), ARGON2_OPTIONS);
+  }
+
+  hashSecret(secret: string): Promise<string> {
+    return argon2.hash(secret, ARGON2_OPTIONS);
+  }
+
+  /** Null for unknown client, wrong secret or disabled client; the caller answers 401 alike. */
+  async verifyCredentials(clientId: string, clientSecret: string): Promise<VerifiedClient | null> {
+    const client = await this.repository.findClientForAuthentication(clientId);
+    if (!client) {
+      await argon2.verify(await this.decoyHash, clientSecret).catch(() => false);
+      return null;
+    }
+    const secretMatches = await argon2.verify(client.secretHash, clientSecret).catch(() => false);
+    if (!secretMatches || client.disabled) return null;
+    if (client.tenant.isSandbox && this.config.isProduction) return null;
+    void this.repository.updateClient(clientId, { lastUsedAt: new Date() }).catch(() => undefined);
+    return { clientId: client.clientId, tenantId: client.tenantId, scopes: client.scopes };
+  }
+
+  /** Checked on every authenticated request so a disabled client's live tokens stop working. */
+  async isActive(clientId: string, now = Date.now()): Promise<boolean> {
+    const cached = this.activeCache.get(clientId);
+    if (cached && now - cached.checkedAt < ACTIVE_CACHE_MS) return cached.active;
+    const client = await this.repository.findClientForAuthentication(clientId);
+    const active = !!client && !client.disabled && !(client.tenant.isSandbox && this.config.isProduction);
+    this.activeCache.set(clientId, { active, checkedAt: now });
+    return active;
+  }
+
+  async createClient(tenantSlug: string, scopes: ClientScope[], clientId?: string): Promise<IssuedSecret> {
+    const tenant = await this.repository.findTenantBySlug(tenantSlug);
+    if (!tenant) throw DomainError.notFound(`Tenant "${tenantSlug}"`);
+    const id = clientId ?? `${tenant.slug}-${randomBytes(6).toString('hex')}`;
+    if (!/^[A-Za-z0-9._-]{3,128}$/.test(id)) throw DomainError.validation('clientId', 'clientId must be 3-128 characters of A-Z a-z 0-9 . _ -');
+    const clientSecret = randomBytes(32).toString('base64url');
+    const inserted = await this.repository.insertClientIfAbsent({
+      id: randomUUID(),
+      tenantId: tenant.id,
+      clientId: id,
+      secretHash: await this.hashSecret(clientSecret),
+      scopes,
+    });
+    if (!inserted) throw DomainError.validation('clientId', `clientId "${id}" already exists.`);
+    return { clientId: id, tenantId: tenant.id, scopes, clientSecret };
+  }
+
+  async rotateSecret(clientId: string): Promise<IssuedSecret> {
+    const client = await this.repository.findClientForAuthentication(clientId);
+    if (!client) throw DomainError.notFound(`Client "${clientId}"`);
+    const clientSecret = randomBytes(32).toString('base64url');
+    await this.repository.updateClient(clientId, { secretHash: await this.hashSecret(clientSecret), secretRotatedAt: new Date() });
+    return { clientId, tenantId: client.tenantId, scopes: client.scopes, clientSecret };
+  }
+
+  async setDisabled(clientId: string, disabled: boolean): Promise<void> {
+    const updated = await this.repository.updateClient(clientId, { disabled });
+    if (!updated) throw DomainError.notFound(`Client "${clientId}"`);
+    this.activeCache.delete(clientId);
+  }
+}

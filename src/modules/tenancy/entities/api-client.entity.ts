@@ -1,0 +1,41 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { TenantEntity } from './tenant.entity.js';
+
+export type ClientScope = 'partner' | 'admin';
+
+/** Client credentials of one integration. The secret is stored only as an argon2id hash. */
+@Entity('api_client')
+export class ApiClientEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Index()
+  @Column('uuid')
+  tenantId: string;
+
+  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'tenant_id' })
+  tenant?: TenantEntity;
+
+  /** The public identifier sent as clientId. */
+  @Column({ type: 'varchar', length: 128, unique: true })
+  clientId: string;
+
+  @Column({ type: 'text' })
+  secretHash: string;
+
+  @Column({ type: 'text', array: true })
+  scopes: ClientScope[];
+
+  @Column({ type: 'boolean', default: false })
+  disabled: boolean;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  secretRotatedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { ApiClientEntity } from './entities/api-client.entity.js';
+import { TenantEntity } from './entities/tenant.entity.js';
+
+/**
+ * Tenants and their API clients. Authentication looks clients up by their globally unique
+ * clientId (before any tenant is known); everything else is tenant-scoped.
+ */
+@Injectable()
+export class TenancyRepository {
+  constructor(
+    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+    @InjectRepository(ApiClientEntity) private readonly clients: Repository<ApiClientEntity>,
+  ) {}
+
+  findTenantBySlug(slug: string): Promise<TenantEntity | null> {
+    return this.tenants.findOneBy({ slug });
+  }
+
+  findTenantById(tenantId: string): Promise<TenantEntity | null> {
+    return this.tenants.findOneBy({ id: tenantId });
+  }
+
+  listTenants(): Promise<TenantEntity[]> {
+    return this.tenants.find({ order: { slug: 'ASC' } });
+  }
+
+  async insertTenantIfAbsent(tenant: Pick<TenantEntity, 'id' | 'slug' | 'name' | 'isSandbox'>): Promise<void> {
+    await this.tenants.createQueryBuilder().insert().values(tenant).orIgnore().execute();
+  }
+
+  findClientForAuthentication(clientId: string): Promise<(ApiClientEntity & { tenant: TenantEntity }) | null> {
+    return this.clients.findOne({ where: { clientId }, relations: { tenant: true } }) as Promise<
+      (ApiClientEntity & { tenant: TenantEntity }) | null
+    >;
+  }
+
+  listClients(tenantId: string): Promise<ApiClientEntity[]> {
+    return this.clients.find({ where: { tenantId }, order: { clientId: 'ASC' } });
+  }
+
+  async insertClientIfAbsent(client: Pick<ApiClientEntity, 'id' | 'tenantId' | 'clientId' | 'secretHash' | 'scopes'>): Promise<boolean> {
+    const result = await this.clients.createQueryBuilder().insert().values({ ...client, disabled: false }).orIgnore().execute();
+    return (result.identifiers?.filter(Boolean).length ?? 0) > 0;
+  }
+
+  async updateClient(clientId: string, changes: Partial<Pick<ApiClientEntity, 'secretHash' | 'disabled' | 'secretRotatedAt' | 'lastUsedAt'>>): Promise<boolean> {
+    const result = await this.clients.update({ clientId }, changes);
+    return (result.affected ?? 0) > 0;
+  }
+}

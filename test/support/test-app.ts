@@ -1,0 +1,82 @@
+/**
+ * Boots the real application for e2e tests: in-memory PGlite by default; with DATABASE_URL, a
+ * Postgres schema of its own per suite (dropped afterwards) so suites can run in parallel.
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import pg from 'pg';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent.js';
+import { createApp } from '../../src/app.factory.js';
+import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  http: TestAgent;
+  config: AppConfig;
+  /** A fresh token for a sandbox client. */
+  token(clientId?: string, secret?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const SANDBOX = {
+  partner: { clientId: 'sandbox-client', secret: 'sandbox-secret' },
+  admin: { clientId: 'sandbox-admin', secret: 'sandbox-admin-secret' },
+  tenantB: { clientId: 'sandbox-b-client', secret: 'sandbox-b-secret' },
+} as const;
+
+export const usingPostgres = (): boolean => !!process.env.DATABASE_URL;
+
+/** A private schema on the Postgres server, created now and dropped by the returned function. */
+export async function createTestSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  return {
+    schema,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}, schema?: string): AppConfig {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SCHEDULER_ENABLED: 'false',
+    DATA_DIR: 'memory',
+    DATABASE_URL: process.env.DATABASE_URL,
+    ...(schema ? { DATABASE_SCHEMA: schema } : {}),
+    REDIS_URL: '',
+    ...overrides,
+  });
+}
+
+export async function startTestApp(overrides: Record<string, string> = {}, options: { schema?: string } = {}): Promise<TestApp> {
+  const ownSchema = usingPostgres() && !options.schema ? await createTestSchema() : undefined;
+  const config = testConfig(overrides, options.schema ?? ownSchema?.schema);
+  const app = await createApp(config, { logs: false });
+  await app.init();
+  const http = request(app.getHttpServer());
+  return {
+    app,
+    http,
+    config,
+    async token(clientId: string = SANDBOX.partner.clientId, secret: string = SANDBOX.partner.secret) {
+      const response = await http.post('/v1/api/token').send({ clientId, clientSecret: secret });
+      if (response.status !== 200) throw new Error(`token for ${clientId}: ${response.status} ${JSON.stringify(response.body)}`);
+      return response.body.result.accessToken as string;
+    },
+    async close() {
+      await app.close();
+      await ownSchema?.drop();
+    },
+  };
+}
