@@ -15,7 +15,10 @@ import type { Response } from 'express';
 
 export const BODY_LIMIT = '100kb';
 
-export async function createApp(config: AppConfig, options: { logs?: boolean } = {}): Promise<NestExpressApplication> {
+export async function createApp(
+  config: AppConfig,
+  options: { logs?: boolean } = {},
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bufferLogs: true,
     bodyParser: false,

@@ -19,10 +19,14 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.PORT, config.HOST);
   const logger = new Logger('Bootstrap');
   const base = `http://localhost:${config.PORT}`;
-  logger.log(`Listening on ${base} in ${Date.now() - startedAt} ms (database: ${config.usesEmbeddedDatabase ? `embedded PGlite in ${config.DATA_DIR}` : 'Postgres'})`);
+  logger.log(
+    `Listening on ${base} in ${Date.now() - startedAt} ms (database: ${config.usesEmbeddedDatabase ? `embedded PGlite in ${config.DATA_DIR}` : 'Postgres'})`,
+  );
   logger.log(`Swagger UI: ${base}/docs · OpenAPI: ${base}/docs-json`);
   if (config.sandboxEnabled) {
-    logger.log('Sandbox credentials (synthetic data): partner sandbox-client / sandbox-secret · admin sandbox-admin / sandbox-admin-secret · tenant B sandbox-b-client / sandbox-b-secret');
+    logger.log(
+      'Sandbox credentials (synthetic data): partner sandbox-client / sandbox-secret · admin sandbox-admin / sandbox-admin-secret · tenant B sandbox-b-client / sandbox-b-secret',
+    );
   }
 }
 

@@ -12,7 +12,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '`{isError, message, result, statusCode}`; errors elsewhere are RFC 9457 problem+json.',
     )
     .setVersion(API_VERSION)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /v1/api/token' }, 'bearer')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'Access token from POST /v1/api/token',
+      },
+      'bearer',
+    )
     .build();
   return SwaggerModule.createDocument(app, config);
 }

@@ -14,7 +14,10 @@ describe('auth (e2e)', () => {
   describe('POST /v1/api/token', () => {
     it('issues a token from JSON body credentials, with both published shapes at once', async () => {
       const before = Date.now();
-      const res = await t.http.post('/v1/api/token').send({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }).expect(200);
+      const res = await t.http
+        .post('/v1/api/token')
+        .send({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' })
+        .expect(200);
       expect(res.body).toMatchObject({ isError: false, message: 'OK', statusCode: 200 });
       const r = res.body.result;
       expect(Object.keys(r).sort()).toEqual(['accessToken', 'expiresIn', 'expiresOn', 'token', 'tokenType']);
@@ -29,7 +32,13 @@ describe('auth (e2e)', () => {
       expect(header.alg).toBe('ES256');
       expect(typeof header.kid).toBe('string');
       const payload = JSON.parse(Buffer.from(r.accessToken.split('.')[1], 'base64url').toString());
-      expect(payload).toMatchObject({ sub: 'sandbox-client', tid: sandboxTenantId('sandbox'), scope: 'partner', iss: t.config.JWT_ISSUER, aud: t.config.JWT_AUDIENCE });
+      expect(payload).toMatchObject({
+        sub: 'sandbox-client',
+        tid: sandboxTenantId('sandbox'),
+        scope: 'partner',
+        iss: t.config.JWT_ISSUER,
+        aud: t.config.JWT_AUDIENCE,
+      });
       expect(payload.exp - payload.iat).toBe(3600);
     });
 
@@ -72,21 +81,41 @@ describe('auth (e2e)', () => {
 
     it.each([
       ['clientId', { clientSecret: 'sandbox-secret' }, { ClientId: ['The ClientId field is required.'] }],
-      ['clientSecret', { clientId: 'sandbox-client' }, { ClientSecret: ['The ClientSecret field is required.'] }],
+      [
+        'clientSecret',
+        { clientId: 'sandbox-client' },
+        { ClientSecret: ['The ClientSecret field is required.'] },
+      ],
       [
         'both',
         {},
-        { ClientId: ['The ClientId field is required.'], ClientSecret: ['The ClientSecret field is required.'] },
+        {
+          ClientId: ['The ClientId field is required.'],
+          ClientSecret: ['The ClientSecret field is required.'],
+        },
       ],
-      ['empty clientId', { clientId: '  ', clientSecret: 'x' }, { ClientId: ['The ClientId field is required.'] }],
+      [
+        'empty clientId',
+        { clientId: '  ', clientSecret: 'x' },
+        { ClientId: ['The ClientId field is required.'] },
+      ],
     ])('answers missing %s with the exact 400 validation body', async (_name, body, errors) => {
       const res = await t.http.post('/v1/api/token').send(body).expect(400);
       expect(res.body).toEqual(validationBody(errors, res.headers['x-request-id']));
     });
 
     it('answers a missing header credential with the same 400 body', async () => {
-      const res = await t.http.post('/v1/api/token').set('clientId', 'sandbox-client').set('accept', 'application/json').expect(400);
-      expect(res.body).toEqual(validationBody({ ClientSecret: ['The ClientSecret field is required.'] }, res.headers['x-request-id']));
+      const res = await t.http
+        .post('/v1/api/token')
+        .set('clientId', 'sandbox-client')
+        .set('accept', 'application/json')
+        .expect(400);
+      expect(res.body).toEqual(
+        validationBody(
+          { ClientSecret: ['The ClientSecret field is required.'] },
+          res.headers['x-request-id'],
+        ),
+      );
     });
 
     it.each([
@@ -98,7 +127,9 @@ describe('auth (e2e)', () => {
         isError: true,
         statusCode: 401,
         result: null,
-        responseException: { exceptionMessage: { status: 401, title: 'Unauthorized', traceId: res.headers['x-request-id'] } },
+        responseException: {
+          exceptionMessage: { status: 401, title: 'Unauthorized', traceId: res.headers['x-request-id'] },
+        },
       });
     });
 
@@ -108,12 +139,18 @@ describe('auth (e2e)', () => {
       const token = await t.token('disable-me', issued.clientSecret);
       await t.http.get('/api/status').set('Authorization', `Bearer ${token}`).expect(200);
       await clients.setDisabled('disable-me', true);
-      await t.http.post('/v1/api/token').send({ clientId: 'disable-me', clientSecret: issued.clientSecret }).expect(401);
+      await t.http
+        .post('/v1/api/token')
+        .send({ clientId: 'disable-me', clientSecret: issued.clientSecret })
+        .expect(401);
       await t.http.get('/api/status').set('Authorization', `Bearer ${token}`).expect(401);
     });
 
     it('rejects unknown body fields naming the field', async () => {
-      const res = await t.http.post('/v1/api/token').send({ clientId: 'a', clientSecret: 'b', extra: 1 }).expect(400);
+      const res = await t.http
+        .post('/v1/api/token')
+        .send({ clientId: 'a', clientSecret: 'b', extra: 1 })
+        .expect(400);
       expect(res.body.responseException.exceptionMessage.errors).toHaveProperty('extra');
     });
   });
@@ -123,7 +160,13 @@ describe('auth (e2e)', () => {
     let keys: SigningKeysService;
     beforeAll(() => {
       keys = t.app.get(SigningKeysService);
-      base = { iss: t.config.JWT_ISSUER, aud: t.config.JWT_AUDIENCE, sub: 'sandbox-client', tid: sandboxTenantId('sandbox'), scope: 'partner' };
+      base = {
+        iss: t.config.JWT_ISSUER,
+        aud: t.config.JWT_AUDIENCE,
+        sub: 'sandbox-client',
+        tid: sandboxTenantId('sandbox'),
+        scope: 'partner',
+      };
     });
 
     const expect401 = async (authorization: string | undefined) => {
@@ -132,7 +175,11 @@ describe('auth (e2e)', () => {
       const res = await req.expect(401);
       expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
-      expect(res.body).toMatchObject({ status: 401, title: 'Unauthorized', traceId: res.headers['x-request-id'] });
+      expect(res.body).toMatchObject({
+        status: 401,
+        title: 'Unauthorized',
+        traceId: res.headers['x-request-id'],
+      });
     };
 
     it('accepts a well-formed token signed by the service key', async () => {
@@ -144,38 +191,62 @@ describe('auth (e2e)', () => {
     it('401s a garbage token', () => expect401('Bearer not-a-jwt'));
     it('401s a non-bearer scheme', () => expect401('Basic c2FuZGJveC1jbGllbnQ6c2FuZGJveC1zZWNyZXQ='));
     it('401s an expired token', () =>
-      expect401(`Bearer ${signEs256(claims(base, { iat: 1_000, nbf: 1_000, exp: 2_000 }), keys.signingKey.privateKey, keys.signingKey.kid)}`));
+      expect401(
+        `Bearer ${signEs256(claims(base, { iat: 1_000, nbf: 1_000, exp: 2_000 }), keys.signingKey.privateKey, keys.signingKey.kid)}`,
+      ));
     it('401s a token not yet valid', () => {
       const future = Math.floor(Date.now() / 1000) + 600;
-      return expect401(`Bearer ${signEs256(claims(base, { nbf: future, iat: future, exp: future + 3600 }), keys.signingKey.privateKey, keys.signingKey.kid)}`);
+      return expect401(
+        `Bearer ${signEs256(claims(base, { nbf: future, iat: future, exp: future + 3600 }), keys.signingKey.privateKey, keys.signingKey.kid)}`,
+      );
     });
     it('401s alg: none', () => expect401(`Bearer ${unsignedToken(claims(base))}`));
-    it('401s HS256 signed with the public key', () => expect401(`Bearer ${hs256WithKey(claims(base), keys.signingKey.publicKeyPem, keys.signingKey.kid)}`));
-    it('401s a wrong issuer', () => expect401(`Bearer ${signEs256(claims(base, { iss: 'https://evil.example' }), keys.signingKey.privateKey, keys.signingKey.kid)}`));
-    it('401s a wrong audience', () => expect401(`Bearer ${signEs256(claims(base, { aud: 'other-api' }), keys.signingKey.privateKey, keys.signingKey.kid)}`));
-    it('401s an unknown kid', () => expect401(`Bearer ${signEs256(claims(base), freshEcKey(), 'unknown-kid')}`));
-    it('401s a known kid signed by another key', () => expect401(`Bearer ${signEs256(claims(base), freshEcKey(), keys.signingKey.kid)}`));
+    it('401s HS256 signed with the public key', () =>
+      expect401(`Bearer ${hs256WithKey(claims(base), keys.signingKey.publicKeyPem, keys.signingKey.kid)}`));
+    it('401s a wrong issuer', () =>
+      expect401(
+        `Bearer ${signEs256(claims(base, { iss: 'https://evil.example' }), keys.signingKey.privateKey, keys.signingKey.kid)}`,
+      ));
+    it('401s a wrong audience', () =>
+      expect401(
+        `Bearer ${signEs256(claims(base, { aud: 'other-api' }), keys.signingKey.privateKey, keys.signingKey.kid)}`,
+      ));
+    it('401s an unknown kid', () =>
+      expect401(`Bearer ${signEs256(claims(base), freshEcKey(), 'unknown-kid')}`));
+    it('401s a known kid signed by another key', () =>
+      expect401(`Bearer ${signEs256(claims(base), freshEcKey(), keys.signingKey.kid)}`));
     it('401s a stripped signature', async () => {
       const token = signEs256(claims(base), keys.signingKey.privateKey, keys.signingKey.kid);
       await expect401(`Bearer ${token.split('.').slice(0, 2).join('.')}.`);
     });
     it('401s a tampered payload', async () => {
       const [h, , s] = signEs256(claims(base), keys.signingKey.privateKey, keys.signingKey.kid).split('.');
-      const forged = Buffer.from(JSON.stringify(claims(base, { tid: sandboxTenantId('sandbox-b') }))).toString('base64url');
+      const forged = Buffer.from(
+        JSON.stringify(claims(base, { tid: sandboxTenantId('sandbox-b') })),
+      ).toString('base64url');
       await expect401(`Bearer ${h}.${forged}.${s}`);
     });
 
     it('publishes the verification keys as a JWKS', async () => {
       const res = await t.http.get('/.well-known/jwks.json').expect(200);
       expect(res.body.keys).toEqual([
-        expect.objectContaining({ kty: 'EC', crv: 'P-256', kid: keys.signingKey.kid, alg: 'ES256', use: 'sig', x: expect.any(String), y: expect.any(String) }),
+        expect.objectContaining({
+          kty: 'EC',
+          crv: 'P-256',
+          kid: keys.signingKey.kid,
+          alg: 'ES256',
+          use: 'sig',
+          x: expect.any(String),
+          y: expect.any(String),
+        }),
       ]);
       expect(res.body.keys[0]).not.toHaveProperty('d');
     });
   });
 
   describe('POST /oauth/token (RFC 6749 client credentials)', () => {
-    const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+    const basic = (id: string, secret: string) =>
+      `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
     it('issues a token with HTTP Basic client authentication', async () => {
       const res = await t.http
@@ -185,7 +256,12 @@ describe('auth (e2e)', () => {
         .send({ grant_type: 'client_credentials' })
         .expect(200);
       expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'partner' });
+      expect(res.body).toEqual({
+        access_token: expect.any(String),
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: 'partner',
+      });
       await t.http.get('/api/status').set('Authorization', `Bearer ${res.body.access_token}`).expect(200);
     });
 
@@ -193,19 +269,54 @@ describe('auth (e2e)', () => {
       const res = await t.http
         .post('/oauth/token')
         .type('form')
-        .send({ grant_type: 'client_credentials', client_id: 'sandbox-admin', client_secret: 'sandbox-admin-secret', scope: 'partner' })
+        .send({
+          grant_type: 'client_credentials',
+          client_id: 'sandbox-admin',
+          client_secret: 'sandbox-admin-secret',
+          scope: 'partner',
+        })
         .expect(200);
       expect(res.body.scope).toBe('partner');
     });
 
     it.each([
       ['missing grant_type', 400, 'invalid_request', {}, undefined],
-      ['unsupported grant', 400, 'unsupported_grant_type', { grant_type: 'password' }, basic('sandbox-client', 'sandbox-secret')],
-      ['two client auth methods', 400, 'invalid_request', { grant_type: 'client_credentials', client_id: 'sandbox-client' }, basic('sandbox-client', 'sandbox-secret')],
-      ['bad secret (body)', 401, 'invalid_client', { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'x' }, undefined],
-      ['bad secret (Basic)', 401, 'invalid_client', { grant_type: 'client_credentials' }, basic('sandbox-client', 'x')],
+      [
+        'unsupported grant',
+        400,
+        'unsupported_grant_type',
+        { grant_type: 'password' },
+        basic('sandbox-client', 'sandbox-secret'),
+      ],
+      [
+        'two client auth methods',
+        400,
+        'invalid_request',
+        { grant_type: 'client_credentials', client_id: 'sandbox-client' },
+        basic('sandbox-client', 'sandbox-secret'),
+      ],
+      [
+        'bad secret (body)',
+        401,
+        'invalid_client',
+        { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 'x' },
+        undefined,
+      ],
+      [
+        'bad secret (Basic)',
+        401,
+        'invalid_client',
+        { grant_type: 'client_credentials' },
+        basic('sandbox-client', 'x'),
+      ],
       ['no client auth', 401, 'invalid_client', { grant_type: 'client_credentials' }, undefined],
-      ['scope beyond the client', 400, 'invalid_scope', { grant_type: 'client_credentials', scope: 'admin' }, basic('sandbox-client', 'sandbox-secret')],
+      [
+        'scope beyond the client',
+        400,
+        'invalid_scope',
+        { grant_type: 'client_credentials', scope: 'admin' },
+        basic('sandbox-client', 'sandbox-secret'),
+      ],
     ])('%s → %d %s', async (_name, status, error, form, authorization) => {
       const req = t.http.post('/oauth/token').type('form');
       if (authorization) req.set('Authorization', authorization);

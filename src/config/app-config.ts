@@ -118,6 +118,12 @@ export class AppConfig {
   @Min(1)
   TOKEN_RATE_LIMIT_PER_MINUTE = 60;
 
+  /** Prefix of rate-limit counter keys (lets several deployments or test runs share one Redis). */
+  @Matches(/^[A-Za-z0-9:_-]{1,64}$/, {
+    message: 'RATE_LIMIT_PREFIX must be 1-64 characters of A-Z a-z 0-9 : _ -',
+  })
+  RATE_LIMIT_PREFIX = 'rate';
+
   @Transform(toInt)
   @IsInt()
   @Min(60)
@@ -167,7 +173,16 @@ const KNOWN_KEYS = Object.keys(new AppConfig());
 /** Builds and validates the configuration from an environment (process.env by default). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const relevant: Record<string, string> = {};
-  for (const key of [...KNOWN_KEYS, 'DATABASE_URL', 'DATABASE_SCHEMA', 'REDIS_URL', 'JWT_PRIVATE_KEYS', 'ENCRYPTION_KEY', 'COINGECKO_BASE_URL', 'COINGECKO_API_KEY']) {
+  for (const key of [
+    ...KNOWN_KEYS,
+    'DATABASE_URL',
+    'DATABASE_SCHEMA',
+    'REDIS_URL',
+    'JWT_PRIVATE_KEYS',
+    'ENCRYPTION_KEY',
+    'COINGECKO_BASE_URL',
+    'COINGECKO_API_KEY',
+  ]) {
     const value = env[key];
     if (value !== undefined) relevant[key] = value;
   }

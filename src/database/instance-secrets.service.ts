@@ -12,7 +12,9 @@ import { InstanceSecretEntity } from './instance-secret.entity.js';
 export class InstanceSecretsService {
   private readonly cache = new Map<string, Buffer>();
 
-  constructor(@InjectRepository(InstanceSecretEntity) private readonly secrets: Repository<InstanceSecretEntity>) {}
+  constructor(
+    @InjectRepository(InstanceSecretEntity) private readonly secrets: Repository<InstanceSecretEntity>,
+  ) {}
 
   async getOrCreate(name: string, bytes = 32): Promise<Buffer> {
     const cached = this.cache.get(name);

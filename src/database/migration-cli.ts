@@ -17,7 +17,11 @@ async function generate(name: string | undefined): Promise<void> {
   if (!name || !/^[A-Z][A-Za-z0-9]+$/.test(name)) {
     throw new Error('usage: npm run migration:generate -- <PascalCaseName>');
   }
-  const diff = await diffEntitiesAgainstMigrations({ ...loadConfig(), DATABASE_URL: undefined, DATA_DIR: 'memory' });
+  const diff = await diffEntitiesAgainstMigrations({
+    ...loadConfig(),
+    DATABASE_URL: undefined,
+    DATA_DIR: 'memory',
+  });
   if (diff.up.length === 0) {
     console.log('No changes: entities and migrations agree.');
     return;
@@ -43,10 +47,13 @@ ${diff.down.map((q) => `    await queryRunner.query(\`${escape(q)}\`);`).join('\
   writeFileSync(resolve(root, `${fileBase}.ts`), body);
   const indexPath = resolve(root, 'index.ts');
   const index = readFileSync(indexPath, 'utf8')
-    .replace(/^(\/\*\*[^]*?\*\/\n)/, `$1import { ${className} } from './${fileBase}.js';\n`)
-    .replace(/export const MIGRATIONS: Function\[\] = \[([^\]]*)\];/, (_m, list: string) => {
-      const items = list.split(',').map((s) => s.trim()).filter(Boolean);
-      return `export const MIGRATIONS: Function[] = [${[...items, className].join(', ')}];`;
+    .replace(/(import type \{ MigrationInterface \} from 'typeorm';\n)/, `$1import { ${className} } from './${fileBase}.js';\n`)
+    .replace(/export const MIGRATIONS: Array<new \(\) => MigrationInterface> = \[([^\]]*)\];/, (_m, list: string) => {
+      const items = list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      return `export const MIGRATIONS: Array<new () => MigrationInterface> = [${[...items, className].join(', ')}];`;
     });
   writeFileSync(indexPath, index);
   console.log(`Wrote migrations/${fileBase}.ts (${diff.up.length} statements).`);

@@ -38,14 +38,20 @@ class PGliteClient extends EventEmitter {
     super();
   }
 
-  query(sql: string, paramsOrCallback?: unknown[] | QueryCallback, maybeCallback?: QueryCallback): Promise<unknown> {
+  query(
+    sql: string,
+    paramsOrCallback?: unknown[] | QueryCallback,
+    maybeCallback?: QueryCallback,
+  ): Promise<unknown> {
     const callback = typeof paramsOrCallback === 'function' ? paramsOrCallback : maybeCallback;
     const params = Array.isArray(paramsOrCallback) ? paramsOrCallback : undefined;
     const run: Promise<Results> =
       params && params.length > 0
         ? this.db.query(sql, params, { parsers: PG_COMPATIBLE_PARSERS })
         : // Migrations send several statements in one string; only the simple protocol takes those.
-          this.db.exec(sql, { parsers: PG_COMPATIBLE_PARSERS }).then((all) => all[all.length - 1] ?? { rows: [], fields: [] });
+          this.db
+            .exec(sql, { parsers: PG_COMPATIBLE_PARSERS })
+            .then((all) => all[all.length - 1] ?? { rows: [], fields: [] });
     const shaped = run.then((result) => ({
       rows: result.rows,
       fields: result.fields,
@@ -53,7 +59,10 @@ class PGliteClient extends EventEmitter {
       command: (result as { command?: string }).command,
     }));
     if (callback) {
-      shaped.then((r) => callback(null, r), (e: Error) => callback(e));
+      shaped.then(
+        (r) => callback(null, r),
+        (e: Error) => callback(e),
+      );
     }
     return shaped;
   }

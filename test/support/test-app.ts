@@ -59,7 +59,10 @@ export function testConfig(overrides: Record<string, string> = {}, schema?: stri
   });
 }
 
-export async function startTestApp(overrides: Record<string, string> = {}, options: { schema?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Record<string, string> = {},
+  options: { schema?: string } = {},
+): Promise<TestApp> {
   const ownSchema = usingPostgres() && !options.schema ? await createTestSchema() : undefined;
   const config = testConfig(overrides, options.schema ?? ownSchema?.schema);
   const app = await createApp(config, { logs: false });
@@ -71,7 +74,8 @@ export async function startTestApp(overrides: Record<string, string> = {}, optio
     config,
     async token(clientId: string = SANDBOX.partner.clientId, secret: string = SANDBOX.partner.secret) {
       const response = await http.post('/v1/api/token').send({ clientId, clientSecret: secret });
-      if (response.status !== 200) throw new Error(`token for ${clientId}: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status !== 200)
+        throw new Error(`token for ${clientId}: ${response.status} ${JSON.stringify(response.body)}`);
       return response.body.result.accessToken as string;
     },
     async close() {

@@ -21,8 +21,10 @@ export const Scopes = (...scopes: string[]) =>
   );
 
 /** The caller proven by the bearer token: tenant and client ids. */
-export const CurrentClient = createParamDecorator((_data: unknown, context: ExecutionContext): AuthenticatedClient => {
-  const request = context.switchToHttp().getRequest<ServiceRequest>();
-  if (!request.user) throw new Error('CurrentClient used on a route without authentication');
-  return request.user;
-});
+export const CurrentClient = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AuthenticatedClient => {
+    const request = context.switchToHttp().getRequest<ServiceRequest>();
+    if (!request.user) throw new Error('CurrentClient used on a route without authentication');
+    return request.user;
+  },
+);

@@ -32,7 +32,9 @@ export class DomainError extends Error {
   }
 
   static validation(field: string, message: string): DomainError {
-    return new DomainError(ErrorCode.ValidationFailed, 'One or more validation errors occurred.', { [field]: [message] });
+    return new DomainError(ErrorCode.ValidationFailed, 'One or more validation errors occurred.', {
+      [field]: [message],
+    });
   }
 
   static notFound(what: string): DomainError {

@@ -29,9 +29,16 @@ const DATABASE_UNAVAILABLE =
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: string }).code;
-  if (code && ['57P01', '57P02', '57P03', '57014', '08000', '08001', '08003', '08006', 'ECONNREFUSED'].includes(code)) return true;
+  if (
+    code &&
+    ['57P01', '57P02', '57P03', '57014', '08000', '08001', '08003', '08006', 'ECONNREFUSED'].includes(code)
+  )
+    return true;
   const driverError = (error as { driverError?: unknown }).driverError;
-  return DATABASE_UNAVAILABLE.test(error.message) || (driverError !== undefined && isDatabaseUnavailable(driverError));
+  return (
+    DATABASE_UNAVAILABLE.test(error.message) ||
+    (driverError !== undefined && isDatabaseUnavailable(driverError))
+  );
 }
 
 @Catch()
@@ -51,14 +58,22 @@ export class HttpExceptionFilter implements ExceptionFilter {
       if (exception.status === 401 && exception.usedBasicAuth) {
         response.setHeader('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
       }
-      response.status(exception.status).json({ error: exception.error, error_description: exception.description });
+      response
+        .status(exception.status)
+        .json({ error: exception.error, error_description: exception.description });
       return;
     }
 
     const described = this.describe(exception, request);
     if (described.status >= 500) {
       this.logger.error(
-        { err: exception instanceof Error ? { name: exception.name, message: exception.message, stack: exception.stack } : exception, traceId },
+        {
+          err:
+            exception instanceof Error
+              ? { name: exception.name, message: exception.message, stack: exception.stack }
+              : exception,
+          traceId,
+        },
         'request failed',
       );
     }
@@ -109,17 +124,30 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const cause = exception instanceof HttpException ? exception.cause : exception;
     if (isBodyParserError(cause)) return describeBodyParserError(cause);
     if (exception instanceof HttpException && exception.cause instanceof URIError) {
-      return { status: 400, title: statusText(400), detail: 'The request path is not validly percent-encoded.', errors: { path: ['Invalid percent-encoding.'] } };
+      return {
+        status: 400,
+        title: statusText(400),
+        detail: 'The request path is not validly percent-encoded.',
+        errors: { path: ['Invalid percent-encoding.'] },
+      };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const body = exception.getResponse();
       const message = typeof body === 'string' ? body : (body as { message?: unknown }).message;
       if (status === 404 && /^Cannot [A-Z]+ /.test(String(message))) {
-        return { status, title: statusText(status), detail: `No route for ${request.method} ${request.path}.` };
+        return {
+          status,
+          title: statusText(status),
+          detail: `No route for ${request.method} ${request.path}.`,
+        };
       }
       if (status === 429) {
-        return { status, title: statusText(status), detail: 'Rate limit exceeded; retry after the number of seconds in Retry-After.' };
+        return {
+          status,
+          title: statusText(status),
+          detail: 'Rate limit exceeded; retry after the number of seconds in Retry-After.',
+        };
       }
       return { status, title: statusText(status), detail: typeof message === 'string' ? message : undefined };
     }
@@ -142,17 +170,32 @@ interface BodyParserError extends Error {
 function describeBodyParserError(error: BodyParserError): Described {
   switch (error.type) {
     case 'entity.too.large':
-      return { status: 413, title: statusText(413), detail: `Request body exceeds the limit of ${error.limit} bytes.` };
+      return {
+        status: 413,
+        title: statusText(413),
+        detail: `Request body exceeds the limit of ${error.limit} bytes.`,
+      };
     case 'entity.parse.failed':
-      return { status: 400, title: 'Malformed JSON body.', detail: 'The request body is not valid JSON.', errors: { body: ['The request body is not valid JSON.'] } };
+      return {
+        status: 400,
+        title: 'Malformed JSON body.',
+        detail: 'The request body is not valid JSON.',
+        errors: { body: ['The request body is not valid JSON.'] },
+      };
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return { status: 415, title: statusText(415), detail: 'Unsupported body encoding or charset.' };
     default:
-      return { status: error.status ?? 400, title: statusText(error.status ?? 400), detail: 'The request body could not be read.' };
+      return {
+        status: error.status ?? 400,
+        title: statusText(error.status ?? 400),
+        detail: 'The request body could not be read.',
+      };
   }
 }
 
 function isBodyParserError(error: unknown): error is BodyParserError {
-  return error instanceof Error && typeof (error as { type?: unknown }).type === 'string' && 'expose' in error;
+  return (
+    error instanceof Error && typeof (error as { type?: unknown }).type === 'string' && 'expose' in error
+  );
 }

@@ -50,20 +50,42 @@ export class RateLimitGuard extends ThrottlerGuard {
     res.setHeader(`RateLimit-Remaining${suffix}`, remaining);
     res.setHeader(`RateLimit-Reset${suffix}`, isBlocked ? timeToBlockExpire : timeToExpire);
     if (throttler.name === 'default') {
-      (res.locals as { rateLimit?: RateLimitState }).rateLimit = { limit, remaining, resetSeconds: timeToExpire };
+      (res.locals as { rateLimit?: RateLimitState }).rateLimit = {
+        limit,
+        remaining,
+        resetSeconds: timeToExpire,
+      };
     }
     if (isBlocked) {
       res.setHeader('Retry-After', timeToBlockExpire);
-      await this.throwThrottlingException(context, { limit, ttl, key, tracker, totalHits, timeToExpire, isBlocked, timeToBlockExpire });
+      await this.throwThrottlingException(context, {
+        limit,
+        ttl,
+        key,
+        tracker,
+        totalHits,
+        timeToExpire,
+        isBlocked,
+        timeToBlockExpire,
+      });
     }
     return true;
   }
 }
 
-export function bucketOf(context: ExecutionContext, reflector: { getAllAndOverride<T>(key: string, targets: unknown[]): T | undefined }) {
-  return reflector.getAllAndOverride<RateLimitBucket>(RATE_LIMIT_BUCKET, [context.getHandler(), context.getClass()]);
+export function bucketOf(
+  context: ExecutionContext,
+  reflector: { getAllAndOverride<T>(key: string, targets: unknown[]): T | undefined },
+) {
+  return reflector.getAllAndOverride<RateLimitBucket>(RATE_LIMIT_BUCKET, [
+    context.getHandler(),
+    context.getClass(),
+  ]);
 }
 
-export function isPublicRoute(context: ExecutionContext, reflector: { getAllAndOverride<T>(key: string, targets: unknown[]): T | undefined }) {
+export function isPublicRoute(
+  context: ExecutionContext,
+  reflector: { getAllAndOverride<T>(key: string, targets: unknown[]): T | undefined },
+) {
   return reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) === true;
 }

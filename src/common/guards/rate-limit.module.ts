@@ -30,7 +30,13 @@ function credentialClientId(req: ServiceRequest): string {
       provide: REDIS_CLIENT,
       inject: [AppConfig],
       useFactory: (config: AppConfig) =>
-        config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 2000 }) : null,
+        config.REDIS_URL
+          ? new Redis(config.REDIS_URL, {
+              maxRetriesPerRequest: 2,
+              enableOfflineQueue: true,
+              connectTimeout: 2000,
+            })
+          : null,
     },
   ],
   exports: [REDIS_CLIENT],
@@ -51,16 +57,34 @@ export class RateLimitStorageModule implements OnApplicationShutdown {
         const reflector = new Reflector();
         return {
           throttlers: [
-            { name: 'default', ttl: MINUTE_MS, limit: config.RATE_LIMIT_PER_MINUTE, skipIf: (ctx) => isPublicRoute(ctx, reflector) },
-            { name: 'market', ttl: MINUTE_MS, limit: config.MARKET_RATE_LIMIT_PER_MINUTE, skipIf: (ctx) => bucketOf(ctx, reflector) !== 'market' },
-            { name: 'token', ttl: MINUTE_MS, limit: config.TOKEN_RATE_LIMIT_PER_MINUTE, skipIf: (ctx) => bucketOf(ctx, reflector) !== 'token' },
+            {
+              name: 'default',
+              ttl: MINUTE_MS,
+              limit: config.RATE_LIMIT_PER_MINUTE,
+              skipIf: (ctx) => isPublicRoute(ctx, reflector),
+            },
+            {
+              name: 'market',
+              ttl: MINUTE_MS,
+              limit: config.MARKET_RATE_LIMIT_PER_MINUTE,
+              skipIf: (ctx) => bucketOf(ctx, reflector) !== 'market',
+            },
+            {
+              name: 'token',
+              ttl: MINUTE_MS,
+              limit: config.TOKEN_RATE_LIMIT_PER_MINUTE,
+              skipIf: (ctx) => bucketOf(ctx, reflector) !== 'token',
+            },
           ],
           getTracker: (req) => {
             const request = req as ServiceRequest;
-            return request.user ? `client:${request.user.clientId}` : `ip:${request.ip}|client:${credentialClientId(request)}`;
+            return request.user
+              ? `client:${request.user.clientId}`
+              : `ip:${request.ip}|client:${credentialClientId(request)}`;
           },
           // One counter per client across all routes: every request counts toward one quota.
-          generateKey: (_context, tracker, throttlerName) => `rate:${throttlerName}:${tracker}`,
+          generateKey: (_context, tracker, throttlerName) =>
+            `${config.RATE_LIMIT_PREFIX}:${throttlerName}:${tracker}`,
           storage: redis ? new ThrottlerStorageRedisService(redis) : undefined,
         };
       },
@@ -69,4 +93,3 @@ export class RateLimitStorageModule implements OnApplicationShutdown {
   ],
 })
 export class RateLimitModule {}
-

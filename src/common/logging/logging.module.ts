@@ -34,7 +34,11 @@ export function requestIdFor(req: IncomingMessage, res: ServerResponse): string 
             return user ? { clientId: user.clientId, tenantId: user.tenantId } : {};
           },
           serializers: {
-            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
+            req: (req: { id: string; method: string; url: string }) => ({
+              id: req.id,
+              method: req.method,
+              url: req.url?.split('?')[0],
+            }),
             res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
           },
           redact: {

@@ -25,7 +25,11 @@ export function createValidationPipe(): ValidationPipe {
     stopAtFirstError: false,
     validationError: { target: false, value: false },
     exceptionFactory: (errors) =>
-      new DomainError(ErrorCode.ValidationFailed, 'One or more validation errors occurred.', toFieldErrors(errors)),
+      new DomainError(
+        ErrorCode.ValidationFailed,
+        'One or more validation errors occurred.',
+        toFieldErrors(errors),
+      ),
   });
 }
 

@@ -28,7 +28,11 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       audience: config.JWT_AUDIENCE,
       ignoreExpiration: false,
       jsonWebTokenOptions: { maxAge: config.TOKEN_LIFETIME_SECONDS + 60 },
-      secretOrKeyProvider: (_request: Request, rawJwt: string, done: (error: Error | null, key?: string) => void) => {
+      secretOrKeyProvider: (
+        _request: Request,
+        rawJwt: string,
+        done: (error: Error | null, key?: string) => void,
+      ) => {
         const decoded = jwt.decode(rawJwt, { complete: true });
         const kid = decoded?.header.kid;
         const key = typeof kid === 'string' ? keys.verificationKey(kid) : undefined;
@@ -40,7 +44,13 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
 
   async validate(claims: Partial<AccessTokenClaims>): Promise<AuthenticatedClient | false> {
     const { sub, tid, scope, jti } = claims;
-    if (typeof sub !== 'string' || typeof tid !== 'string' || typeof scope !== 'string' || typeof jti !== 'string') return false;
+    if (
+      typeof sub !== 'string' ||
+      typeof tid !== 'string' ||
+      typeof scope !== 'string' ||
+      typeof jti !== 'string'
+    )
+      return false;
     if (!(await this.clients.isActive(sub))) return false;
     return { clientId: sub, tenantId: tid, scopes: scope.split(' ').filter(Boolean), tokenId: jti };
   }

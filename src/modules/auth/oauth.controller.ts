@@ -65,7 +65,12 @@ export class OAuthController {
     const issued = this.tokens.issue(client, scopes);
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Pragma', 'no-cache');
-    return { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: issued.scope };
+    return {
+      access_token: issued.accessToken,
+      token_type: 'Bearer',
+      expires_in: issued.expiresIn,
+      scope: issued.scope,
+    };
   }
 }
 

@@ -1,6 +1,12 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 import type { Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import { SigningKeyEntity } from './entities/signing-key.entity.js';
@@ -73,7 +79,12 @@ export class SigningKeysService implements OnModuleInit {
   jwks(): { keys: PublicJwk[] } {
     return {
       keys: this.keys.map((key) => {
-        const jwk = key.publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y: string };
+        const jwk = key.publicKey.export({ format: 'jwk' }) as {
+          kty: string;
+          crv: string;
+          x: string;
+          y: string;
+        };
         return { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: key.kid, alg: 'ES256', use: 'sig' };
       }),
     };
@@ -86,5 +97,10 @@ function toSigningKey(kid: string, privateKeyPem: string): SigningKey {
     throw new Error(`Signing key ${kid} must be an EC P-256 key for ES256`);
   }
   const publicKey = createPublicKey(privateKey);
-  return { kid, privateKey, publicKey, publicKeyPem: publicKey.export({ format: 'pem', type: 'spki' }).toString() };
+  return {
+    kid,
+    privateKey,
+    publicKey,
+    publicKeyPem: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+  };
 }

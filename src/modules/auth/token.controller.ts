@@ -1,5 +1,12 @@
 import { Body, Controller, Headers, HttpCode, Post, UseInterceptors } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { Public } from '../../common/decorators/auth.decorators.js';
 import { DomainError, ErrorCode, type FieldErrors } from '../../common/errors/domain-error.js';
 import { RateLimitBucket } from '../../common/guards/rate-limit.guard.js';
@@ -20,7 +27,8 @@ export class TokenController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Issue a bearer token from client credentials',
-    description: 'Credentials as JSON body fields, or as headers `clientId` and `clientSecret` with `accept: application/json`. The body wins when both are sent.',
+    description:
+      'Credentials as JSON body fields, or as headers `clientId` and `clientSecret` with `accept: application/json`. The body wins when both are sent.',
   })
   @ApiHeader({ name: 'clientId', required: false })
   @ApiHeader({ name: 'clientSecret', required: false })

@@ -61,6 +61,11 @@ export class TokenService {
     };
     const key = this.keys.signingKey;
     const accessToken = jwt.sign(claims, key.privateKey, { algorithm: 'ES256', keyid: key.kid });
-    return { accessToken, expiresIn: lifetime, expiresAt: new Date((iat + lifetime) * 1000), scope: claims.scope };
+    return {
+      accessToken,
+      expiresIn: lifetime,
+      expiresAt: new Date((iat + lifetime) * 1000),
+      scope: claims.scope,
+    };
   }
 }

@@ -21,7 +21,11 @@ export class SandboxSeeder implements OnModuleInit, OnApplicationBootstrap {
   ) {}
 
   onModuleInit(): void {
-    this.registry.register({ order: 0, name: 'tenants and clients', run: () => this.seedTenantsAndClients() });
+    this.registry.register({
+      order: 0,
+      name: 'tenants and clients',
+      run: () => this.seedTenantsAndClients(),
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -36,7 +40,12 @@ export class SandboxSeeder implements OnModuleInit, OnApplicationBootstrap {
   private async seedTenantsAndClients(): Promise<void> {
     for (const tenant of SANDBOX_TENANTS) {
       const tenantId = sandboxTenantId(tenant.slug);
-      await this.tenancy.insertTenantIfAbsent({ id: tenantId, slug: tenant.slug, name: tenant.name, isSandbox: true });
+      await this.tenancy.insertTenantIfAbsent({
+        id: tenantId,
+        slug: tenant.slug,
+        name: tenant.name,
+        isSandbox: true,
+      });
       for (const client of tenant.clients) {
         if (await this.tenancy.findClientForAuthentication(client.clientId)) continue;
         await this.tenancy.insertClientIfAbsent({

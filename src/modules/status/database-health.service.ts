@@ -15,9 +15,17 @@ export class DatabaseHealthService {
 
   async ping(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)));
+    const timeout = new Promise<boolean>(
+      (resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)),
+    );
     try {
-      return await Promise.race([this.dataSource.query('SELECT 1').then(() => true, () => false), timeout]);
+      return await Promise.race([
+        this.dataSource.query('SELECT 1').then(
+          () => true,
+          () => false,
+        ),
+        timeout,
+      ]);
     } finally {
       clearTimeout(timer);
     }

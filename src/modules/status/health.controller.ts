@@ -1,6 +1,11 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckService,
+  TypeOrmHealthIndicator,
+  type HealthCheckResult,
+} from '@nestjs/terminus';
 import { Public } from '../../common/decorators/auth.decorators.js';
 import { LifecycleService } from './lifecycle.service.js';
 

@@ -71,7 +71,8 @@ export class ClientsService {
     const tenant = await this.repository.findTenantBySlug(tenantSlug);
     if (!tenant) throw DomainError.notFound(`Tenant "${tenantSlug}"`);
     const id = clientId ?? `${tenant.slug}-${randomBytes(6).toString('hex')}`;
-    if (!/^[A-Za-z0-9._-]{3,128}$/.test(id)) throw DomainError.validation('clientId', 'clientId must be 3-128 characters of A-Z a-z 0-9 . _ -');
+    if (!/^[A-Za-z0-9._-]{3,128}$/.test(id))
+      throw DomainError.validation('clientId', 'clientId must be 3-128 characters of A-Z a-z 0-9 . _ -');
     const clientSecret = randomBytes(32).toString('base64url');
     const inserted = await this.repository.insertClientIfAbsent({
       id: randomUUID(),
@@ -88,7 +89,10 @@ export class ClientsService {
     const client = await this.repository.findClientForAuthentication(clientId);
     if (!client) throw DomainError.notFound(`Client "${clientId}"`);
     const clientSecret = randomBytes(32).toString('base64url');
-    await this.repository.updateClient(clientId, { secretHash: await this.hashSecret(clientSecret), secretRotatedAt: new Date() });
+    await this.repository.updateClient(clientId, {
+      secretHash: await this.hashSecret(clientSecret),
+      secretRotatedAt: new Date(),
+    });
     return { clientId, tenantId: client.tenantId, scopes: client.scopes, clientSecret };
   }
 

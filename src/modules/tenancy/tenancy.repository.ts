@@ -27,11 +27,15 @@ export class TenancyRepository {
     return this.tenants.find({ order: { slug: 'ASC' } });
   }
 
-  async insertTenantIfAbsent(tenant: Pick<TenantEntity, 'id' | 'slug' | 'name' | 'isSandbox'>): Promise<void> {
+  async insertTenantIfAbsent(
+    tenant: Pick<TenantEntity, 'id' | 'slug' | 'name' | 'isSandbox'>,
+  ): Promise<void> {
     await this.tenants.createQueryBuilder().insert().values(tenant).orIgnore().execute();
   }
 
-  findClientForAuthentication(clientId: string): Promise<(ApiClientEntity & { tenant: TenantEntity }) | null> {
+  findClientForAuthentication(
+    clientId: string,
+  ): Promise<(ApiClientEntity & { tenant: TenantEntity }) | null> {
     return this.clients.findOne({ where: { clientId }, relations: { tenant: true } }) as Promise<
       (ApiClientEntity & { tenant: TenantEntity }) | null
     >;
@@ -41,12 +45,22 @@ export class TenancyRepository {
     return this.clients.find({ where: { tenantId }, order: { clientId: 'ASC' } });
   }
 
-  async insertClientIfAbsent(client: Pick<ApiClientEntity, 'id' | 'tenantId' | 'clientId' | 'secretHash' | 'scopes'>): Promise<boolean> {
-    const result = await this.clients.createQueryBuilder().insert().values({ ...client, disabled: false }).orIgnore().execute();
+  async insertClientIfAbsent(
+    client: Pick<ApiClientEntity, 'id' | 'tenantId' | 'clientId' | 'secretHash' | 'scopes'>,
+  ): Promise<boolean> {
+    const result = await this.clients
+      .createQueryBuilder()
+      .insert()
+      .values({ ...client, disabled: false })
+      .orIgnore()
+      .execute();
     return (result.identifiers?.filter(Boolean).length ?? 0) > 0;
   }
 
-  async updateClient(clientId: string, changes: Partial<Pick<ApiClientEntity, 'secretHash' | 'disabled' | 'secretRotatedAt' | 'lastUsedAt'>>): Promise<boolean> {
+  async updateClient(
+    clientId: string,
+    changes: Partial<Pick<ApiClientEntity, 'secretHash' | 'disabled' | 'secretRotatedAt' | 'lastUsedAt'>>,
+  ): Promise<boolean> {
     const result = await this.clients.update({ clientId }, changes);
     return (result.affected ?? 0) > 0;
   }

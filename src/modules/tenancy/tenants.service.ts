@@ -10,9 +10,13 @@ export class TenantsService {
 
   async createTenant(slug: string, name: string): Promise<TenantEntity> {
     if (!/^[a-z0-9][a-z0-9-]{1,62}$/.test(slug)) {
-      throw DomainError.validation('slug', 'slug must be 2-63 characters of a-z 0-9 and -, starting with a letter or digit');
+      throw DomainError.validation(
+        'slug',
+        'slug must be 2-63 characters of a-z 0-9 and -, starting with a letter or digit',
+      );
     }
-    if (await this.repository.findTenantBySlug(slug)) throw DomainError.validation('slug', `Tenant "${slug}" already exists.`);
+    if (await this.repository.findTenantBySlug(slug))
+      throw DomainError.validation('slug', `Tenant "${slug}" already exists.`);
     await this.repository.insertTenantIfAbsent({ id: randomUUID(), slug, name, isSandbox: false });
     return (await this.repository.findTenantBySlug(slug))!;
   }

@@ -1,0 +1,60 @@
+import { ConfigValidationError, loadConfig } from './app-config.js';
+
+describe('loadConfig', () => {
+  it('has safe embedded defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: './data',
+      LOG_LEVEL: 'info',
+      SANDBOX: true,
+      RATE_LIMIT_PER_MINUTE: 600,
+      MARKET_RATE_LIMIT_PER_MINUTE: 120,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.usesEmbeddedDatabase).toBe(true);
+    expect(config.sandboxEnabled).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SANDBOX: 'maybe' }, 'SANDBOX'],
+    [{ ENCRYPTION_KEY: 'short' }, 'ENCRYPTION_KEY'],
+    [{ JWT_PRIVATE_KEYS: 'not json' }, 'JWT_PRIVATE_KEYS'],
+  ])('names the bad variable: %j', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigValidationError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${variable}:`));
+  });
+
+  it('refuses production without a database, JWT keys and an encryption key', () => {
+    try {
+      loadConfig({ NODE_ENV: 'production' });
+      throw new Error('expected a ConfigValidationError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigValidationError);
+      const problems = (error as ConfigValidationError).problems.join('\n');
+      expect(problems).toMatch(/DATABASE_URL: required/);
+      expect(problems).toMatch(/JWT_PRIVATE_KEYS: required/);
+      expect(problems).toMatch(/ENCRYPTION_KEY: required/);
+    }
+  });
+
+  it('never enables the sandbox in production', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SANDBOX: 'true',
+      DATABASE_URL: 'postgres://db/x',
+      JWT_PRIVATE_KEYS: JSON.stringify([{ kid: 'k1', privateKeyPem: '-----BEGIN PRIVATE KEY-----' }]),
+      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    });
+    expect(config.sandboxEnabled).toBe(false);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', REDIS_URL: '' }).DATABASE_URL).toBeUndefined();
+  });
+});

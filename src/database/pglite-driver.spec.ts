@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { createPGliteDriverModule } from './pglite-driver.js';
+
+describe('PGlite driver adapter', () => {
+  let dataSource: DataSource;
+  beforeAll(async () => {
+    const { Pool } = createPGliteDriverModule(undefined);
+    dataSource = await new DataSource({ type: 'postgres', driver: { Pool }, entities: [] }).initialize();
+    await dataSource.query('CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)');
+    await dataSource.query('INSERT INTO counter VALUES (1, 0)');
+  });
+  afterAll(() => dataSource.destroy());
+
+  it('returns values the way node-postgres does', async () => {
+    const [row] = await dataSource.query(
+      `SELECT 1.50::numeric AS n, 12::int8 AS big, '2024-01-02'::date AS d, now() AS ts`,
+    );
+    expect(row).toMatchObject({ n: '1.50', big: '12', d: '2024-01-02' });
+    expect(row.ts).toBeInstanceOf(Date);
+  });
+
+  it('reports affected rows for UPDATE and DELETE', async () => {
+    const result = await dataSource
+      .createQueryBuilder()
+      .update('counter')
+      .set({ n: 0 })
+      .where('id = 1')
+      .execute();
+    expect(result.affected).toBe(1);
+  });
+
+  it('runs concurrent transactions one after another, never interleaved in one session', async () => {
+    // Each transaction reads, waits, then writes read+1. Interleaving would lose increments.
+    const increment = () =>
+      dataSource.transaction(async (manager) => {
+        const [{ n }] = await manager.query('SELECT n FROM counter WHERE id = 1');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await manager.query('UPDATE counter SET n = $1 WHERE id = 1', [n + 1]);
+      });
+    await Promise.all(Array.from({ length: 10 }, increment));
+    const [{ n }] = await dataSource.query('SELECT n FROM counter WHERE id = 1');
+    expect(n).toBe(10);
+  });
+
+  it('rolls back a failed transaction and keeps serving', async () => {
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await manager.query('UPDATE counter SET n = 999 WHERE id = 1');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    const [{ n }] = await dataSource.query('SELECT n FROM counter WHERE id = 1');
+    expect(n).not.toBe(999);
+  });
+});
