@@ -1,0 +1,323 @@
+/**
+ * The cost-basis engine: the one place where lots, disposals, gains and income are made,
+ * for account balances and for the tax gains report / Form 8949 alike, so the two can
+ * never disagree. Pure: plain readonly entries in, plain result out; no framework, no I/O,
+ * no clock. Exact decimals throughout; nothing is rounded to cents here (that happens at
+ * the API edge). The rules are specified in docs/cost-basis.md; change them there first.
+ */
+import type { Decimal } from 'decimal.js';
+import { InvalidLedgerEntryError } from './cost-basis.errors.js';
+import type {
+  CostBasisIssue,
+  CostBasisMethod,
+  CostBasisOptions,
+  CostBasisResult,
+  Direction,
+  Disposal,
+  IncomeEvent,
+  LedgerEntry,
+  OpenLot,
+  Removal,
+  RemovalReason,
+  UnknownBasisReason,
+} from './cost-basis.types.js';
+import { allocateProRata, parseDecimal, sumDecimals, toCanonical, ZERO } from './exact-decimal.js';
+import { holdingTerm } from './holding-period.js';
+import { LotBook, takeInOrder, type LotPiece } from './lot-book.js';
+import { compareForProcessing } from './processing-order.js';
+import { matchTransfers, type TransferMatches } from './transfer-matching.js';
+
+/** Applies `entries` (any order, any number of the tenant's accounts) and returns lots, disposals, income and issues. */
+export function computeCostBasis(
+  entries: readonly LedgerEntry[],
+  options: CostBasisOptions,
+): CostBasisResult {
+  // Every entry is validated before any is applied: an invalid ledger gives an error, never a partial result.
+  const parsed = entries.map(parseLedgerEntry).sort((a, b) => compareForProcessing(a.entry, b.entry));
+  return new CostBasisEngine(options.method, parsed).run();
+}
+
+/** A validated entry with its decimals parsed once. */
+interface ParsedEntry {
+  readonly entry: LedgerEntry;
+  readonly amount: Decimal;
+  readonly priceUsd: Decimal;
+  readonly feeUsd: Decimal;
+}
+
+const DIRECTIONS: ReadonlySet<Direction> = new Set<Direction>([
+  'buy',
+  'sell',
+  'deposit',
+  'withdrawal',
+  'transfer_in',
+  'transfer_out',
+  'income',
+  'fee',
+]);
+
+function parseLedgerEntry(entry: LedgerEntry): ParsedEntry {
+  const invalid = (field: string, reason: string) =>
+    new InvalidLedgerEntryError(String(entry.accountId), String(entry.transactionId), field, reason);
+  if (typeof entry.accountId !== 'string' || entry.accountId === '')
+    throw invalid('accountId', 'must be non-empty');
+  if (typeof entry.transactionId !== 'string' || entry.transactionId === '') {
+    throw invalid('transactionId', 'must be non-empty');
+  }
+  if (
+    typeof entry.symbol !== 'string' ||
+    entry.symbol === '' ||
+    entry.symbol !== entry.symbol.toUpperCase()
+  ) {
+    throw invalid('symbol', 'must be a non-empty upper-case ticker');
+  }
+  if (!DIRECTIONS.has(entry.direction))
+    throw invalid('direction', `is not one of ${[...DIRECTIONS].join(', ')}`);
+  if (!(entry.timestamp instanceof Date) || Number.isNaN(entry.timestamp.getTime())) {
+    throw invalid('timestamp', 'must be a valid Date');
+  }
+  const amount = parseDecimal(entry.amount);
+  if (amount === null || !amount.greaterThan(0)) throw invalid('amount', 'must be decimal text > 0');
+  const priceUsd = parseDecimal(entry.priceUsd);
+  if (priceUsd === null || priceUsd.isNegative()) throw invalid('priceUsd', 'must be decimal text >= 0');
+  const feeUsd = entry.feeUsd === undefined ? ZERO : parseDecimal(entry.feeUsd);
+  if (feeUsd === null || feeUsd.isNegative()) throw invalid('feeUsd', 'must be decimal text >= 0');
+  return { entry, amount, priceUsd, feeUsd };
+}
+
+/** Applies processing-ordered entries one at a time; owns the lot book and everything recorded so far. */
+class CostBasisEngine {
+  private readonly lotBook: LotBook;
+  private readonly disposals: Disposal[] = [];
+  private readonly removals: Removal[] = [];
+  private readonly incomeEvents: IncomeEvent[] = [];
+  private readonly issues: CostBasisIssue[] = [];
+  /** Lots moved by a transfer_out, waiting for their transfer_in (keyed by its index). */
+  private readonly lotsInTransitByInIndex = new Map<number, readonly LotPiece[]>();
+
+  private readonly transfers: TransferMatches;
+
+  constructor(
+    private readonly method: CostBasisMethod,
+    private readonly entriesInProcessingOrder: readonly ParsedEntry[],
+  ) {
+    this.lotBook = new LotBook(method);
+    this.transfers = matchTransfers(entriesInProcessingOrder.map((parsed) => parsed.entry));
+  }
+
+  run(): CostBasisResult {
+    this.entriesInProcessingOrder.forEach((parsed, index) => this.apply(parsed, index));
+    return this.result();
+  }
+
+  private apply(parsed: ParsedEntry, index: number): void {
+    const { entry, amount, priceUsd, feeUsd } = parsed;
+    switch (entry.direction) {
+      case 'buy':
+        return this.openKnownBasisLot(entry, amount, amount.times(priceUsd).plus(feeUsd));
+      case 'income':
+        return this.receiveIncome(entry, amount, amount.times(priceUsd));
+      case 'deposit':
+        return this.openUnknownBasisLot(entry, amount, 'unmatched_deposit');
+      case 'sell':
+        return this.disposeTaxably(entry, amount, amount.times(priceUsd).minus(feeUsd), 'sell');
+      case 'fee':
+        // Spending the asset itself on a fee is a disposal at market value; there is no second fee.
+        return this.disposeTaxably(entry, amount, amount.times(priceUsd), 'fee');
+      case 'withdrawal':
+        return this.removeNonTaxably(entry, amount, 'withdrawal');
+      case 'transfer_out': {
+        const inIndex = this.transfers.inIndexByOutIndex.get(index);
+        if (inIndex === undefined) return this.removeNonTaxably(entry, amount, 'unmatched_transfer_out');
+        return this.sendTransfer(entry, amount, inIndex);
+      }
+      case 'transfer_in':
+        if (!this.transfers.outIndexByInIndex.has(index)) {
+          return this.openUnknownBasisLot(entry, amount, 'unmatched_transfer_in');
+        }
+        return this.receiveTransfer(entry, amount, index);
+      default:
+        return assertNever(entry.direction);
+    }
+  }
+
+  private result(): CostBasisResult {
+    return {
+      method: this.method,
+      openLots: this.lotBook.openLots().map((lot): OpenLot => ({
+        accountId: lot.accountId,
+        symbol: lot.symbol,
+        quantity: toCanonical(lot.quantity),
+        costBasisUsd: toCanonical(lot.costBasisUsd),
+        acquiredAt: new Date(lot.acquiredAt.getTime()),
+        basisKnown: lot.basisKnown,
+        originTransactionId: lot.originTransactionId,
+      })),
+      disposals: [...this.disposals],
+      removals: [...this.removals],
+      incomeEvents: [...this.incomeEvents],
+      issues: [...this.issues],
+    };
+  }
+
+  private openKnownBasisLot(entry: LedgerEntry, quantity: Decimal, costBasisUsd: Decimal): void {
+    this.lotBook.open(entry.accountId, entry.symbol, {
+      quantity,
+      costBasisUsd,
+      acquiredAt: entry.timestamp,
+      basisKnown: true,
+      originTransactionId: entry.transactionId,
+    });
+  }
+
+  private receiveIncome(entry: LedgerEntry, quantity: Decimal, valueUsd: Decimal): void {
+    this.openKnownBasisLot(entry, quantity, valueUsd);
+    this.incomeEvents.push({
+      accountId: entry.accountId,
+      symbol: entry.symbol,
+      transactionId: entry.transactionId,
+      quantity: toCanonical(quantity),
+      valueUsd: toCanonical(valueUsd),
+      receivedAt: new Date(entry.timestamp.getTime()),
+    });
+  }
+
+  private openUnknownBasisLot(entry: LedgerEntry, quantity: Decimal, reason: UnknownBasisReason): void {
+    this.lotBook.open(entry.accountId, entry.symbol, {
+      quantity,
+      costBasisUsd: ZERO,
+      acquiredAt: entry.timestamp,
+      basisKnown: false,
+      originTransactionId: entry.transactionId,
+    });
+    this.flagUnknownBasis(entry, quantity, reason);
+  }
+
+  /**
+   * A sale or an asset-paid fee. Consumes lots in method order; proceeds are spread over the
+   * consumed pieces pro rata by quantity (the last piece takes the remainder, so the rows add
+   * up to the sale exactly). Quantity no lot covers still becomes a row, flagged, never a
+   * silent zero basis.
+   */
+  private disposeTaxably(
+    entry: LedgerEntry,
+    quantity: Decimal,
+    proceedsUsd: Decimal,
+    direction: Disposal['direction'],
+  ): void {
+    const { taken, missingQuantity } = this.lotBook.take(entry.accountId, entry.symbol, quantity);
+    const pieces: (LotPiece | null)[] = [...taken];
+    if (missingQuantity.greaterThan(0)) {
+      this.flagInsufficientHoldings(entry, missingQuantity);
+      pieces.push(null);
+    }
+
+    let proceedsLeftUsd = proceedsUsd;
+    pieces.forEach((piece, index) => {
+      const pieceQuantity = piece?.quantity ?? missingQuantity;
+      const isLast = index === pieces.length - 1;
+      const pieceProceedsUsd = isLast
+        ? proceedsLeftUsd
+        : allocateProRata(proceedsUsd, pieceQuantity, quantity);
+      proceedsLeftUsd = proceedsLeftUsd.minus(pieceProceedsUsd);
+      const costBasisUsd = piece?.costBasisUsd ?? ZERO;
+      this.disposals.push({
+        accountId: entry.accountId,
+        transactionId: entry.transactionId,
+        direction,
+        symbol: entry.symbol,
+        quantity: toCanonical(pieceQuantity),
+        acquiredAt: piece ? new Date(piece.acquiredAt.getTime()) : null,
+        disposedAt: new Date(entry.timestamp.getTime()),
+        proceedsUsd: toCanonical(pieceProceedsUsd),
+        costBasisUsd: toCanonical(costBasisUsd),
+        gainUsd: toCanonical(pieceProceedsUsd.minus(costBasisUsd)),
+        term: piece ? holdingTerm(piece.acquiredAt, entry.timestamp) : 'short',
+        basisKnown: piece?.basisKnown ?? false,
+        lotOriginTransactionId: piece?.originTransactionId ?? null,
+      });
+    });
+
+    const unknownBasisQuantity = sumDecimals(taken.filter((p) => !p.basisKnown).map((p) => p.quantity));
+    if (unknownBasisQuantity.greaterThan(0)) {
+      this.flagUnknownBasis(entry, unknownBasisQuantity, 'disposed_unknown_basis_lot');
+    }
+  }
+
+  /** Quantity leaves the tenant's books without a taxable event (e.g. sent to an unknown address). */
+  private removeNonTaxably(entry: LedgerEntry, quantity: Decimal, reason: RemovalReason): void {
+    const { taken, missingQuantity } = this.lotBook.take(entry.accountId, entry.symbol, quantity);
+    if (missingQuantity.greaterThan(0)) this.flagInsufficientHoldings(entry, missingQuantity);
+    this.recordRemovals(entry, taken, reason);
+  }
+
+  /**
+   * The sending leg of a transfer between own accounts. Lots leave the source in method
+   * order with their basis and dates. If the receiving leg is smaller (a network fee), the
+   * difference is removed from the moving lots, again in method order, without a taxable event.
+   */
+  private sendTransfer(entry: LedgerEntry, quantity: Decimal, inIndex: number): void {
+    const { taken, missingQuantity } = this.lotBook.take(entry.accountId, entry.symbol, quantity);
+    if (missingQuantity.greaterThan(0)) this.flagInsufficientHoldings(entry, missingQuantity);
+    const receivedQuantity = this.entriesInProcessingOrder[inIndex].amount;
+    const shortfall = sumDecimals(taken.map((p) => p.quantity)).minus(receivedQuantity);
+    if (shortfall.greaterThan(0)) {
+      const lost = takeInOrder(taken, shortfall);
+      this.recordRemovals(entry, lost.taken, 'transfer_shortfall');
+      this.lotsInTransitByInIndex.set(inIndex, lost.remaining);
+    } else {
+      this.lotsInTransitByInIndex.set(inIndex, taken);
+    }
+  }
+
+  /** The receiving leg: the moved lots open here unchanged; anything received beyond them has unknown basis. */
+  private receiveTransfer(entry: LedgerEntry, quantity: Decimal, index: number): void {
+    const moved = this.lotsInTransitByInIndex.get(index) ?? [];
+    this.lotsInTransitByInIndex.delete(index);
+    for (const piece of moved) this.lotBook.open(entry.accountId, entry.symbol, piece);
+    const extra = quantity.minus(sumDecimals(moved.map((p) => p.quantity)));
+    if (extra.greaterThan(0)) this.openUnknownBasisLot(entry, extra, 'transfer_in_exceeds_out');
+  }
+
+  private recordRemovals(entry: LedgerEntry, pieces: readonly LotPiece[], reason: RemovalReason): void {
+    for (const piece of pieces) {
+      this.removals.push({
+        accountId: entry.accountId,
+        transactionId: entry.transactionId,
+        symbol: entry.symbol,
+        quantity: toCanonical(piece.quantity),
+        costBasisUsd: toCanonical(piece.costBasisUsd),
+        acquiredAt: new Date(piece.acquiredAt.getTime()),
+        removedAt: new Date(entry.timestamp.getTime()),
+        basisKnown: piece.basisKnown,
+        lotOriginTransactionId: piece.originTransactionId,
+        reason,
+      });
+    }
+  }
+
+  private flagInsufficientHoldings(entry: LedgerEntry, missingQuantity: Decimal): void {
+    this.issues.push({
+      kind: 'insufficient_holdings',
+      accountId: entry.accountId,
+      symbol: entry.symbol,
+      transactionId: entry.transactionId,
+      missingQuantity: toCanonical(missingQuantity),
+    });
+  }
+
+  private flagUnknownBasis(entry: LedgerEntry, quantity: Decimal, reason: UnknownBasisReason): void {
+    this.issues.push({
+      kind: 'unknown_basis',
+      accountId: entry.accountId,
+      symbol: entry.symbol,
+      transactionId: entry.transactionId,
+      quantity: toCanonical(quantity),
+      reason,
+    });
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unhandled direction: ${String(value)}`);
+}

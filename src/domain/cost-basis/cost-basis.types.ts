@@ -1,0 +1,134 @@
+/**
+ * Input and output shapes of the cost-basis engine. Every decimal crosses this boundary
+ * as canonical decimal text (`Decimal#toFixed()`: no exponent, no trailing zeros) so a
+ * value can never silently become a JS float; inside the engine everything is a Decimal.
+ * The rules behind each field are in docs/cost-basis.md.
+ */
+
+export type Direction =
+  'buy' | 'sell' | 'deposit' | 'withdrawal' | 'transfer_in' | 'transfer_out' | 'income' | 'fee';
+
+export type CostBasisMethod = 'fifo' | 'hifo';
+
+export interface CostBasisOptions {
+  readonly method: CostBasisMethod;
+}
+
+export interface LedgerEntry {
+  readonly accountId: string;
+  readonly transactionId: string;
+  /** Upper-case ticker, e.g. 'BTC'. Lots are kept per (accountId, symbol). */
+  readonly symbol: string;
+  readonly direction: Direction;
+  /** Decimal text, > 0: quantity of the asset. */
+  readonly amount: string;
+  /** Decimal text, >= 0: USD per unit at the time. */
+  readonly priceUsd: string;
+  /** Decimal text, >= 0: USD fee. Adds to basis on a buy, reduces proceeds on a sell; ignored otherwise. */
+  readonly feeUsd?: string;
+  readonly timestamp: Date;
+  /** Links a transfer_out to the transfer_in on another of the tenant's own accounts. */
+  readonly transferId?: string;
+}
+
+export type HoldingTerm = 'short' | 'long';
+
+export interface OpenLot {
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly quantity: string;
+  /** Basis of the remaining quantity; '0' when basisKnown is false (unknown, not zero). */
+  readonly costBasisUsd: string;
+  readonly acquiredAt: Date;
+  readonly basisKnown: boolean;
+  /** The buy/income/deposit/transfer_in that first opened this lot (kept across transfers). */
+  readonly originTransactionId: string;
+}
+
+/** One consumed lot piece of a taxable disposal: one Form 8949 line. */
+export interface Disposal {
+  readonly accountId: string;
+  /** The sale (or `fee` entry) that disposed of the piece. */
+  readonly transactionId: string;
+  readonly direction: 'sell' | 'fee';
+  readonly symbol: string;
+  readonly quantity: string;
+  /** null when the piece was not covered by any lot (insufficient holdings). */
+  readonly acquiredAt: Date | null;
+  readonly disposedAt: Date;
+  readonly proceedsUsd: string;
+  /** '0' when basisKnown is false: a placeholder that must be reviewed, never a real zero. */
+  readonly costBasisUsd: string;
+  readonly gainUsd: string;
+  /** 'short' for uncovered pieces (holding period unknown; the row is flagged anyway). */
+  readonly term: HoldingTerm;
+  readonly basisKnown: boolean;
+  /** The transaction that opened the consumed lot; null for an uncovered piece. */
+  readonly lotOriginTransactionId: string | null;
+}
+
+export type RemovalReason = 'withdrawal' | 'unmatched_transfer_out' | 'transfer_shortfall';
+
+/** Quantity that left the tenant's books without a taxable disposal. */
+export interface Removal {
+  readonly accountId: string;
+  readonly transactionId: string;
+  readonly symbol: string;
+  readonly quantity: string;
+  readonly costBasisUsd: string;
+  readonly acquiredAt: Date;
+  readonly removedAt: Date;
+  readonly basisKnown: boolean;
+  readonly lotOriginTransactionId: string;
+  readonly reason: RemovalReason;
+}
+
+export interface IncomeEvent {
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly transactionId: string;
+  readonly quantity: string;
+  readonly valueUsd: string;
+  readonly receivedAt: Date;
+}
+
+export type UnknownBasisReason =
+  /** A `deposit`: a receipt from outside the tenant's known accounts. */
+  | 'unmatched_deposit'
+  /** A `transfer_in` without a transfer_out that it could be matched with. */
+  | 'unmatched_transfer_in'
+  /** A matched `transfer_in` received more than the lots moved by its transfer_out. */
+  | 'transfer_in_exceeds_out'
+  /** A sale or `fee` consumed a lot whose basis is unknown. */
+  | 'disposed_unknown_basis_lot';
+
+export interface InsufficientHoldingsIssue {
+  readonly kind: 'insufficient_holdings';
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly transactionId: string;
+  readonly missingQuantity: string;
+}
+
+export interface UnknownBasisIssue {
+  readonly kind: 'unknown_basis';
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly transactionId: string;
+  /** Quantity received with unknown basis, or disposed from unknown-basis lots. */
+  readonly quantity: string;
+  readonly reason: UnknownBasisReason;
+}
+
+export type CostBasisIssue = InsufficientHoldingsIssue | UnknownBasisIssue;
+
+export interface CostBasisResult {
+  readonly method: CostBasisMethod;
+  /** Grouped by (accountId, symbol) in byte order; within a group, in the order the method would consume them. */
+  readonly openLots: readonly OpenLot[];
+  /** In processing order; within one transaction, in the order the lots were consumed. */
+  readonly disposals: readonly Disposal[];
+  readonly removals: readonly Removal[];
+  readonly incomeEvents: readonly IncomeEvent[];
+  readonly issues: readonly CostBasisIssue[];
+}

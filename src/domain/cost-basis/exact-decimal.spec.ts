@@ -1,0 +1,60 @@
+import { Decimal } from 'decimal.js';
+import { computeCostBasis } from './cost-basis-engine.js';
+import { allocateProRata, parseDecimal, toCanonical, toDecimal } from './exact-decimal.js';
+import { ledgerEntry } from './testing/ledger-entry.factory.js';
+
+describe('exact decimals', () => {
+  it.each([
+    ['1.50', '1.5'],
+    ['0.000000000000000001', '0.000000000000000001'],
+    ['1e-8', '0.00000001'],
+    ['123456789012345678901234567890.5', '123456789012345678901234567890.5'],
+    ['+2.', '2'],
+    ['.5', '0.5'],
+    ['-0', '0'],
+  ])('parses %j to canonical %j', (text, canonical) => {
+    expect(toCanonical(parseDecimal(text)!)).toBe(canonical);
+  });
+
+  it.each(['', ' 2', 'abc', 'NaN', 'Infinity', '1,5', '0x10', '0b1', '1_000', '1e9999999999999999'])(
+    'rejects %j',
+    (text) => {
+      expect(parseDecimal(text)).toBeNull();
+    },
+  );
+
+  it('allocates pro rata at 30 decimal places, exactly when the part is the whole', () => {
+    expect(toCanonical(allocateProRata(toDecimal(100), toDecimal(1), toDecimal(3)))).toBe(
+      '33.333333333333333333333333333333',
+    );
+    expect(toCanonical(allocateProRata(toDecimal(200), toDecimal(2), toDecimal(3)))).toBe(
+      '133.333333333333333333333333333333',
+    );
+    expect(toCanonical(allocateProRata(toDecimal('1e-40'), toDecimal(3), toDecimal(3)))).toBe(
+      '0.' + '0'.repeat(39) + '1',
+    );
+  });
+
+  it('multiplies wei-sized amounts by prices without rounding, whatever the global Decimal precision', () => {
+    const saved = Decimal.precision;
+    Decimal.set({ precision: 5 });
+    try {
+      const result = computeCostBasis(
+        [
+          ledgerEntry({
+            tx: 'b1',
+            at: '2024-01-01',
+            direction: 'buy',
+            amount: '1234.123456789012345678',
+            priceUsd: '65432.1234567891',
+            feeUsd: '0.000000000001',
+          }),
+        ],
+        { method: 'fifo' },
+      );
+      expect(result.openLots[0].costBasisUsd).toBe('80751318.3855379839674632536651425098');
+    } finally {
+      Decimal.set({ precision: saved });
+    }
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * Cost basis: lots, disposals, realized and unrealized gains for balances and the tax
+ * report (design §7, rules in docs/cost-basis.md). Owns the numbers; never does I/O,
+ * rounds to cents, or knows about HTTP, the database or the clock.
+ */
+export { computeCostBasis } from './cost-basis-engine.js';
+export { CostBasisErrorCode, InvalidLedgerEntryError } from './cost-basis.errors.js';
+export type * from './cost-basis.types.js';
+export { holdingTerm } from './holding-period.js';
+export { compareForProcessing, sortForProcessing } from './processing-order.js';
+export {
+  summarizeByAccountAndSymbol,
+  valuePositions,
+  type PositionSummary,
+  type PricesUsdBySymbol,
+  type ValuedPosition,
+} from './position-summary.js';
+export { disposalsInYear, splitByTerm, type TermTotals } from './tax-year.js';

@@ -1,0 +1,156 @@
+import type { Decimal } from 'decimal.js';
+import type { CostBasisMethod } from './cost-basis.types.js';
+import { allocateProRata, ZERO } from './exact-decimal.js';
+import { compareByteOrder } from './processing-order.js';
+
+/** A quantity of one asset with its basis and acquisition date, detached from any account. */
+export interface LotPiece {
+  readonly quantity: Decimal;
+  /** ZERO when basisKnown is false. */
+  readonly costBasisUsd: Decimal;
+  readonly acquiredAt: Date;
+  readonly basisKnown: boolean;
+  readonly originTransactionId: string;
+}
+
+/** A piece held by one account; sequence is its arrival order in the book, the last tie-breaker. */
+export interface Lot extends LotPiece {
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly sequence: number;
+}
+
+export interface TakeResult<T extends LotPiece> {
+  /** The consumed pieces, in method order. */
+  readonly taken: readonly LotPiece[];
+  /** What is left, still in method order. */
+  readonly remaining: readonly T[];
+  /** The part of the requested quantity no piece covered; ZERO when fully covered. */
+  readonly missingQuantity: Decimal;
+}
+
+/**
+ * Splits `quantity` off a piece. Basis is allocated pro rata by quantity and the rest keeps
+ * the remainder, so the two halves always add up to the original basis exactly.
+ */
+export function splitLotPiece<T extends LotPiece>(piece: T, quantity: Decimal): { taken: LotPiece; rest: T } {
+  const takenBasis = allocateProRata(piece.costBasisUsd, quantity, piece.quantity);
+  return {
+    taken: { ...pieceFields(piece), quantity, costBasisUsd: takenBasis },
+    rest: {
+      ...piece,
+      quantity: piece.quantity.minus(quantity),
+      costBasisUsd: piece.costBasisUsd.minus(takenBasis),
+    },
+  };
+}
+
+/** Consumes `quantity` from pieces already in method order, splitting the last one touched. */
+export function takeInOrder<T extends LotPiece>(pieces: readonly T[], quantity: Decimal): TakeResult<T> {
+  const taken: LotPiece[] = [];
+  let needed = quantity;
+  let index = 0;
+  while (needed.greaterThan(0) && index < pieces.length) {
+    const piece = pieces[index];
+    if (piece.quantity.lessThanOrEqualTo(needed)) {
+      taken.push(pieceFields(piece));
+      needed = needed.minus(piece.quantity);
+      index++;
+    } else {
+      const { taken: part, rest } = splitLotPiece(piece, needed);
+      taken.push(part);
+      return { taken, remaining: [rest, ...pieces.slice(index + 1)], missingQuantity: ZERO };
+    }
+  }
+  return { taken, remaining: pieces.slice(index), missingQuantity: needed };
+}
+
+/**
+ * FIFO: oldest acquiredAt first. HIFO: known basis before unknown (an unknown basis is
+ * treated as the lowest), then highest basis per unit, then oldest. Remaining ties: the
+ * origin transactionId in byte order, then arrival in the book.
+ */
+export function compareLotsForMethod(method: CostBasisMethod): (a: Lot, b: Lot) => number {
+  const byAge = (a: Lot, b: Lot): number =>
+    a.acquiredAt.getTime() - b.acquiredAt.getTime() ||
+    compareByteOrder(a.originTransactionId, b.originTransactionId) ||
+    a.sequence - b.sequence;
+  if (method === 'fifo') return byAge;
+  return (a, b) =>
+    Number(b.basisKnown) - Number(a.basisKnown) ||
+    // b.unit − a.unit without dividing: b.basis × a.qty vs a.basis × b.qty
+    b.costBasisUsd.times(a.quantity).comparedTo(a.costBasisUsd.times(b.quantity)) ||
+    byAge(a, b);
+}
+
+/** The open lots of every (account, symbol), each position kept in the method's consumption order. */
+export class LotBook {
+  private readonly positions = new Map<string, { accountId: string; symbol: string; lots: Lot[] }>();
+  private readonly compare: (a: Lot, b: Lot) => number;
+  private nextSequence = 0;
+
+  constructor(method: CostBasisMethod) {
+    this.compare = compareLotsForMethod(method);
+  }
+
+  open(accountId: string, symbol: string, piece: LotPiece): void {
+    const lot: Lot = { ...pieceFields(piece), accountId, symbol, sequence: this.nextSequence++ };
+    const lots = this.position(accountId, symbol).lots;
+    lots.splice(this.insertionIndex(lots, lot), 0, lot);
+  }
+
+  /** Removes `quantity` from the position in method order; reports what no lot covered. */
+  take(accountId: string, symbol: string, quantity: Decimal): TakeResult<Lot> {
+    const position = this.position(accountId, symbol);
+    const result = takeInOrder(position.lots, quantity);
+    const lots = [...result.remaining];
+    const first = lots[0];
+    if (first !== undefined && first !== position.lots[position.lots.length - lots.length]) {
+      // A split lot's basis per unit can move in the last allocated decimal place; re-place it
+      // so HIFO order always reflects the basis the lot now carries.
+      lots.shift();
+      lots.splice(this.insertionIndex(lots, first), 0, first);
+    }
+    position.lots = lots;
+    return result;
+  }
+
+  /** Positions in (accountId, symbol) byte order, lots in consumption order. */
+  openLots(): Lot[] {
+    return [...this.positions.values()]
+      .sort((a, b) => compareByteOrder(a.accountId, b.accountId) || compareByteOrder(a.symbol, b.symbol))
+      .flatMap((position) => position.lots);
+  }
+
+  private position(accountId: string, symbol: string): { accountId: string; symbol: string; lots: Lot[] } {
+    const key = `${accountId}\u0000${symbol}`;
+    let position = this.positions.get(key);
+    if (!position) {
+      position = { accountId, symbol, lots: [] };
+      this.positions.set(key, position);
+    }
+    return position;
+  }
+
+  /** First index whose lot sorts after the new one (lots is sorted; new lots lose ties by sequence). */
+  private insertionIndex(lots: readonly Lot[], lot: Lot): number {
+    let low = 0;
+    let high = lots.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.compare(lots[middle], lot) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+function pieceFields(piece: LotPiece): LotPiece {
+  return {
+    quantity: piece.quantity,
+    costBasisUsd: piece.costBasisUsd,
+    acquiredAt: piece.acquiredAt,
+    basisKnown: piece.basisKnown,
+    originTransactionId: piece.originTransactionId,
+  };
+}
