@@ -1,0 +1,63 @@
+import { invalidInput, SimulationError, SimulationErrorCode } from './simulation-error.js';
+
+/** Crypto trades every calendar day, so daily statistics annualise over 365 days. */
+export const DAYS_PER_YEAR = 365;
+
+export interface AnnualMoments {
+  /** Mean log return per year, per asset (μ). */
+  readonly drift: number[];
+  /** Covariance of log returns per year (Σ), sample (n − 1) estimate. */
+  readonly covariance: number[][];
+}
+
+/**
+ * μ and Σ of daily log returns, annualised (× daysPerYear). The series must be aligned:
+ * element t of every series is the same day.
+ *
+ * Deviations are taken from each series' first value before averaging (the shifted-data
+ * method): numerically stable, and a constant series gets a variance and covariances of
+ * exactly 0, so a zero-volatility asset stays deterministic instead of picking up noise.
+ */
+export function estimateAnnualMoments(
+  dailyLogReturns: readonly (readonly number[])[],
+  daysPerYear: number = DAYS_PER_YEAR,
+): AnnualMoments {
+  const assetCount = dailyLogReturns.length;
+  if (assetCount === 0) throw invalidInput('At least one return series is required');
+  const length = dailyLogReturns[0].length;
+  if (length < 2) {
+    throw new SimulationError(
+      SimulationErrorCode.InsufficientHistory,
+      'At least two daily returns per asset are required',
+    );
+  }
+  for (const [index, series] of dailyLogReturns.entries()) {
+    if (series.length !== length) throw invalidInput(`Return series ${index} is not aligned with series 0`);
+    if (!series.every(Number.isFinite)) throw invalidInput(`Return series ${index} has a non-finite value`);
+  }
+
+  const deviations = dailyLogReturns.map((series) => {
+    const shift = series[0];
+    const shifted = Float64Array.from(series, (value) => value - shift);
+    let sum = 0;
+    for (const value of shifted) sum += value;
+    const shiftedMean = sum / length;
+    for (let t = 0; t < length; t++) shifted[t] -= shiftedMean;
+    return { mean: shift + shiftedMean, centred: shifted };
+  });
+
+  const drift = deviations.map(({ mean }) => mean * daysPerYear);
+  const covariance = Array.from({ length: assetCount }, () => new Array<number>(assetCount).fill(0));
+  for (let i = 0; i < assetCount; i++) {
+    for (let j = 0; j <= i; j++) {
+      const a = deviations[i].centred;
+      const b = deviations[j].centred;
+      let sum = 0;
+      for (let t = 0; t < length; t++) sum += a[t] * b[t];
+      const annual = (sum / (length - 1)) * daysPerYear;
+      covariance[i][j] = annual;
+      covariance[j][i] = annual;
+    }
+  }
+  return { drift, covariance };
+}

@@ -1,0 +1,219 @@
+import { SeededRandom } from '../random/seeded-random.js';
+import {
+  percentile,
+  simulatePortfolio,
+  type SimulationInput,
+  zeroVolatilityTerminalUsd,
+} from './monte-carlo.js';
+import { SimulationErrorCode } from './simulation-error.js';
+
+/** Daily log returns N(mean, sd) from a seed: stands in for stored history. */
+function history(days: number, dailyMean: number, dailySd: number, seed: number): number[] {
+  const random = new SeededRandom(seed);
+  return Array.from({ length: days }, () => dailyMean + dailySd * random.normal());
+}
+
+const BTC = history(730, 0.0012, 0.035, 1);
+const ETH_NOISE = history(730, 0.0005, 0.03, 2);
+const ETH = BTC.map((r, t) => 0.8 * r + 0.6 * ETH_NOISE[t]);
+
+function input(overrides: Partial<SimulationInput> = {}): SimulationInput {
+  return {
+    assets: [
+      { symbol: 'BTC', weight: 0.6 },
+      { symbol: 'ETH', weight: 0.4 },
+    ],
+    dailyLogReturns: [BTC, ETH],
+    horizonYears: 5,
+    seed: 12345,
+    paths: 400,
+    ...overrides,
+  };
+}
+
+describe('simulatePortfolio', () => {
+  it('gives identical output for the same seed, and different output for another seed', () => {
+    const first = simulatePortfolio(input());
+    expect(simulatePortfolio(input())).toEqual(first);
+    expect(simulatePortfolio(input({ seed: 'another seed' })).scenarios).not.toEqual(first.scenarios);
+  });
+
+  it('orders bull ≥ base ≥ bear, with the documented defaults', () => {
+    const result = simulatePortfolio(input());
+    expect(result.scenarios.map((s) => [s.name, s.percentile])).toEqual([
+      ['bull', 0.9],
+      ['base', 0.5],
+      ['bear', 0.1],
+    ]);
+    const [bull, base, bear] = result.scenarios;
+    expect(Number(bull.terminalUsd)).toBeGreaterThanOrEqual(Number(base.terminalUsd));
+    expect(Number(base.terminalUsd)).toBeGreaterThanOrEqual(Number(bear.terminalUsd));
+    expect(bull.cagr).toBeGreaterThanOrEqual(base.cagr);
+    expect(base.cagr).toBeGreaterThanOrEqual(bear.cagr);
+    expect(bull.terminalUsd).toMatch(/^\d+\.\d{2}$/);
+    expect(result).toMatchObject({ principalUsd: 10_000, stepsPerYear: 12, paths: 400, horizonYears: 5 });
+    expect(result.model.jitter).toBe(0);
+  });
+
+  it('reports cagr = (terminal / principal)^(1 / years) − 1', () => {
+    const result = simulatePortfolio(input({ principalUsd: 2_500 }));
+    for (const scenario of result.scenarios) {
+      expect(2_500 * Math.pow(1 + scenario.cagr, 5)).toBeCloseTo(Number(scenario.terminalUsd), 1);
+    }
+  });
+
+  it.each([
+    { name: 'one asset', weights: [1], dailyDrifts: [0.0004] },
+    { name: 'two assets with equal drift', weights: [0.3, 0.7], dailyDrifts: [0.0004, 0.0004] },
+    { name: 'two assets, rebalanced monthly', weights: [0.5, 0.5], dailyDrifts: [0.001, -0.0005] },
+  ])('matches the closed form with zero volatility ($name)', ({ weights, dailyDrifts }) => {
+    const result = simulatePortfolio({
+      assets: weights.map((weight, i) => ({ symbol: `A${i}`, weight })),
+      dailyLogReturns: dailyDrifts.map((drift) => new Array<number>(400).fill(drift)),
+      horizonYears: 7,
+      seed: 1,
+      paths: 50,
+    });
+    const annualDrift = dailyDrifts.map((d) => d * 365);
+    const expected = zeroVolatilityTerminalUsd({
+      principalUsd: 10_000,
+      weights,
+      annualDrift,
+      horizonYears: 7,
+    });
+    if (new Set(dailyDrifts).size === 1) {
+      expect(Math.abs(expected / (10_000 * Math.exp(annualDrift[0] * 7)) - 1)).toBeLessThan(1e-12);
+    }
+    const expectedCagr = Math.pow(expected / 10_000, 1 / 7) - 1;
+    for (const scenario of result.scenarios) {
+      const simulatedTerminal = 10_000 * Math.pow(1 + scenario.cagr, 7);
+      expect(Math.abs(simulatedTerminal / expected - 1)).toBeLessThan(1e-9);
+      expect(Math.abs(scenario.cagr - expectedCagr)).toBeLessThan(1e-12);
+      expect(Math.abs(Number(scenario.terminalUsd) - expected)).toBeLessThanOrEqual(0.005 + 1e-9);
+    }
+    expect(result.model.annualVolatility).toEqual(weights.map(() => 0));
+  });
+
+  it('matches the log-normal quantiles exp(μT ± 1.2816·σ√T) for one asset', () => {
+    const result = simulatePortfolio({
+      assets: [{ symbol: 'BTC', weight: 1 }],
+      dailyLogReturns: [BTC],
+      horizonYears: 4,
+      seed: 99,
+      paths: 20_000,
+      // One asset: rebalancing is moot, so yearly steps give the same distribution, cheaper.
+      stepsPerYear: 1,
+    });
+    const [mu] = result.model.annualDrift;
+    const [sigma] = result.model.annualVolatility;
+    const z90 = 1.2815515655446004;
+    const density = (z: number) => Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI);
+    result.scenarios.forEach((scenario, i) => {
+      const z = [z90, 0, -z90][i];
+      const expectedLog = Math.log(10_000) + mu * 4 + z * sigma * Math.sqrt(4);
+      // Standard error of a sample quantile: √(p(1 − p) / n) / φ(z), in units of σ√T.
+      const p = scenario.percentile;
+      const standardError = (Math.sqrt((p * (1 - p)) / 20_000) / density(z)) * sigma * Math.sqrt(4);
+      expect(Math.abs(Math.log(Number(scenario.terminalUsd)) - expectedLog)).toBeLessThan(4 * standardError);
+    });
+  });
+
+  it('pairs paths antithetically: the twin of log return μ + L·z is μ − L·z', () => {
+    const result = simulatePortfolio({
+      assets: [{ symbol: 'BTC', weight: 1 }],
+      dailyLogReturns: [BTC],
+      horizonYears: 1,
+      stepsPerYear: 1,
+      seed: 3,
+      paths: 2,
+    });
+    // Two paths a ≤ b: bull = a + 0.9·(b − a), bear = a + 0.1·(b − a).
+    const [bull, , bear] = result.scenarios.map((s) => 10_000 * (1 + s.cagr));
+    const spread = (bull - bear) / 0.8;
+    const low = bear - 0.1 * spread;
+    const high = low + spread;
+    expect(Math.log(low / 10_000) + Math.log(high / 10_000)).toBeCloseTo(2 * result.model.annualDrift[0], 10);
+  });
+
+  it('jitters a singular covariance (two identical histories) instead of failing', () => {
+    const result = simulatePortfolio(input({ dailyLogReturns: [BTC, BTC], paths: 200 }));
+    expect(result.model.jitter).toBeGreaterThan(0);
+    const single = simulatePortfolio({
+      ...input({ paths: 2_000, stepsPerYear: 1 }),
+      assets: [{ symbol: 'BTC', weight: 1 }],
+      dailyLogReturns: [BTC],
+    });
+    const twin = simulatePortfolio(input({ dailyLogReturns: [BTC, BTC], paths: 2_000, stepsPerYear: 1 }));
+    expect(Number(twin.scenarios[1].terminalUsd) / Number(single.scenarios[1].terminalUsd)).toBeCloseTo(1, 1);
+  });
+
+  it('accepts weights that sum to 1 within 0.0001', () => {
+    const nearlyOne = input({
+      assets: [
+        { symbol: 'BTC', weight: 0.60005 },
+        { symbol: 'ETH', weight: 0.4 },
+      ],
+    });
+    expect(() => simulatePortfolio(nearlyOne)).not.toThrow();
+  });
+
+  it.each([
+    {
+      name: 'weights summing to 0.9',
+      patch: {
+        assets: [
+          { symbol: 'BTC', weight: 0.5 },
+          { symbol: 'ETH', weight: 0.4 },
+        ],
+      },
+    },
+    {
+      name: 'a negative weight',
+      patch: {
+        assets: [
+          { symbol: 'BTC', weight: 1.5 },
+          { symbol: 'ETH', weight: -0.5 },
+        ],
+      },
+    },
+    {
+      name: 'duplicate symbols',
+      patch: {
+        assets: [
+          { symbol: 'BTC', weight: 0.5 },
+          { symbol: 'BTC', weight: 0.5 },
+        ],
+      },
+    },
+    { name: 'a missing series', patch: { dailyLogReturns: [BTC] } },
+    { name: 'a fractional horizon', patch: { horizonYears: 2.5 } },
+    { name: 'a zero horizon', patch: { horizonYears: 0 } },
+    { name: 'too many paths', patch: { paths: 100_001 } },
+    { name: 'zero steps per year', patch: { stepsPerYear: 0 } },
+    { name: 'a zero principal', patch: { principalUsd: 0 } },
+    { name: 'no assets', patch: { assets: [], dailyLogReturns: [] } },
+  ])('rejects $name', ({ patch }) => {
+    expect(() => simulatePortfolio(input(patch))).toThrow(
+      expect.objectContaining({ code: SimulationErrorCode.InvalidInput }),
+    );
+  });
+});
+
+describe('percentile (linear interpolation between closest ranks)', () => {
+  it.each([
+    { sample: [1, 2, 3, 4], p: 0.5, expected: 2.5 },
+    { sample: [1, 2, 3, 4], p: 0.9, expected: 3.7 },
+    { sample: [1, 2, 3, 4], p: 0.1, expected: 1.3 },
+    { sample: [1, 2, 3, 4], p: 0, expected: 1 },
+    { sample: [1, 2, 3, 4], p: 1, expected: 4 },
+    { sample: [10, 20, 30, 40, 50], p: 0.5, expected: 30 },
+    { sample: [7], p: 0.9, expected: 7 },
+  ])('$p of $sample → $expected', ({ sample, p, expected }) => {
+    expect(percentile(Float64Array.from(sample), p)).toBeCloseTo(expected, 12);
+  });
+
+  it('rejects an empty sample or p outside [0, 1]', () => {
+    expect(() => percentile([], 0.5)).toThrow();
+    expect(() => percentile([1], 1.5)).toThrow();
+  });
+});
