@@ -21,10 +21,13 @@ export type DatabaseConfig = Pick<
   'DATABASE_URL' | 'DATABASE_SCHEMA' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_TIMEOUT_MS'
 >;
 
-export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOptions {
+export function buildDataSourceOptions(
+  config: DatabaseConfig,
+  entities: DataSourceOptions['entities'] = ENTITIES,
+): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsRun: false,

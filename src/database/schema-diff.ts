@@ -1,5 +1,7 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions, type DatabaseConfig } from './data-source-options.js';
+
+type EntityList = NonNullable<DataSourceOptions['entities']>;
 
 export interface SchemaDiff {
   up: string[];
@@ -10,8 +12,11 @@ export interface SchemaDiff {
  * Applies every migration to a scratch database and asks TypeORM what the entities still need.
  * An empty diff means entities and migrations agree.
  */
-export async function diffEntitiesAgainstMigrations(config: DatabaseConfig): Promise<SchemaDiff> {
-  const dataSource = new DataSource(buildDataSourceOptions(config));
+export async function diffEntitiesAgainstMigrations(
+  config: DatabaseConfig,
+  entities?: EntityList,
+): Promise<SchemaDiff> {
+  const dataSource = new DataSource(buildDataSourceOptions(config, entities));
   await dataSource.initialize();
   try {
     await dataSource.runMigrations({ transaction: 'each' });
