@@ -7,6 +7,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { AppConfig } from './config/app-config.js';
+import type { Clock } from './common/clock/clock.js';
 import { createValidationPipe } from './common/validation/validation.js';
 import { setupSwagger } from './swagger.js';
 import { requestIdFor } from './common/logging/logging.module.js';
@@ -17,9 +18,9 @@ export const BODY_LIMIT = '100kb';
 
 export async function createApp(
   config: AppConfig,
-  options: { logs?: boolean } = {},
+  options: { logs?: boolean; clock?: Clock } = {},
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), {
     bufferLogs: true,
     bodyParser: false,
     return503OnClosing: true,

@@ -1,7 +1,7 @@
 // See test/jest/esm-bridge.setup.ts for why this exists.
 const path = require('node:path');
 
-const BRIDGED = new Set(['@nestjs/common', '@nestjs/core']);
+const BRIDGED = new Set(['@nestjs/common', '@nestjs/core', '@apidevtools/json-schema-ref-parser']);
 
 module.exports = (request, options) => {
   const conditions = options.conditions ?? [];

@@ -10,6 +10,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
+import type { Clock } from '../../src/common/clock/clock.js';
 
 export interface TestApp {
   app: NestExpressApplication;

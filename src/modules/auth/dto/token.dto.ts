@@ -2,13 +2,19 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
 export class TokenRequestDto {
-  @ApiPropertyOptional({ description: 'Client identifier. May instead be sent as header `clientId`.', example: 'sandbox-client' })
+  @ApiPropertyOptional({
+    description: 'Client identifier. May instead be sent as header `clientId`.',
+    example: 'sandbox-client',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(256)
   clientId?: string;
 
-  @ApiPropertyOptional({ description: 'Client secret. May instead be sent as header `clientSecret`.', example: 'sandbox-secret' })
+  @ApiPropertyOptional({
+    description: 'Client secret. May instead be sent as header `clientSecret`.',
+    example: 'sandbox-secret',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(1024)
@@ -23,7 +29,10 @@ export class TokenResultDto {
   @ApiProperty({ description: 'The same JWT as accessToken (second published shape).' })
   token: string;
 
-  @ApiProperty({ example: 'Bearer' })
+  @ApiProperty({
+    example: 'Bearer',
+    description: 'Always `Bearer`: send the token as `Authorization: Bearer <accessToken>`.',
+  })
   tokenType: 'Bearer';
 
   @ApiProperty({ example: 3600, description: 'Seconds until the token expires.' })
@@ -34,21 +43,24 @@ export class TokenResultDto {
 }
 
 export class OAuthTokenResponseDto {
-  @ApiProperty()
+  @ApiProperty({ description: 'The bearer token (JWT, ES256).' })
   access_token: string;
 
-  @ApiProperty({ example: 'Bearer' })
+  @ApiProperty({ example: 'Bearer', description: 'Always `Bearer` (RFC 6750).' })
   token_type: 'Bearer';
 
-  @ApiProperty({ example: 3600 })
+  @ApiProperty({ example: 3600, description: 'Seconds until the token expires.' })
   expires_in: number;
 
-  @ApiProperty({ example: 'partner' })
+  @ApiProperty({ example: 'partner', description: 'Space-delimited scopes granted to the token.' })
   scope: string;
 }
 
 export class OAuthTokenRequestDto {
-  @ApiProperty({ example: 'client_credentials' })
+  @ApiProperty({
+    example: 'client_credentials',
+    description: 'Must be `client_credentials` (the only grant supported).',
+  })
   grant_type: string;
 
   @ApiPropertyOptional({ description: 'When not using HTTP Basic authentication.' })
@@ -57,6 +69,6 @@ export class OAuthTokenRequestDto {
   @ApiPropertyOptional({ description: 'When not using HTTP Basic authentication.' })
   client_secret?: string;
 
-  @ApiPropertyOptional({ description: 'Space-delimited subset of the client\'s scopes.' })
+  @ApiPropertyOptional({ description: "Space-delimited subset of the client's scopes." })
   scope?: string;
 }

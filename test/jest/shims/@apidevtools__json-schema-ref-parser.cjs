@@ -1,0 +1,4 @@
+// Returns the ES module instance Jest already loaded (test/jest/esm-bridge.setup.ts).
+const bridged = globalThis.__esmBridge && globalThis.__esmBridge['@apidevtools/json-schema-ref-parser'];
+if (!bridged) throw new Error('@apidevtools/json-schema-ref-parser required from CommonJS before the ESM bridge was set up');
+module.exports = bridged;
