@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
-import { Clock, ClockModule } from './common/clock/clock.js';
+import { ClockModule, type Clock } from './common/clock/clock.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HttpExceptionFilter } from './common/filters/http-exception.filter.js';
 import { JwtAuthGuard } from './common/guards/jwt-auth.guard.js';

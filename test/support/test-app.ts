@@ -62,11 +62,11 @@ export function testConfig(overrides: Record<string, string> = {}, schema?: stri
 
 export async function startTestApp(
   overrides: Record<string, string> = {},
-  options: { schema?: string } = {},
+  options: { schema?: string; clock?: Clock } = {},
 ): Promise<TestApp> {
   const ownSchema = usingPostgres() && !options.schema ? await createTestSchema() : undefined;
   const config = testConfig(overrides, options.schema ?? ownSchema?.schema);
-  const app = await createApp(config, { logs: false });
+  const app = await createApp(config, { logs: false, clock: options.clock });
   await app.init();
   const http = request(app.getHttpServer());
   return {
