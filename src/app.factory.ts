@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { AppConfig } from './config/app-config.js';
 import type { Clock } from './common/clock/clock.js';
+import type { DestinationStream } from 'pino';
 import { createValidationPipe } from './common/validation/validation.js';
 import { setupSwagger } from './swagger.js';
 import { requestIdFor } from './common/logging/logging.module.js';
@@ -18,15 +19,18 @@ export const BODY_LIMIT = '100kb';
 
 export async function createApp(
   config: AppConfig,
-  options: { logs?: boolean; clock?: Clock } = {},
+  options: { logs?: boolean; clock?: Clock; logDestination?: DestinationStream } = {},
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), {
-    bufferLogs: true,
-    bodyParser: false,
-    return503OnClosing: true,
-    logger: options.logs === false ? false : undefined,
-  });
-  if (options.logs !== false) app.useLogger(app.get(Logger));
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, { clock: options.clock, logDestination: options.logDestination }),
+    {
+      bufferLogs: true,
+      bodyParser: false,
+      return503OnClosing: true,
+      logger: options.logs === false ? false : undefined,
+    },
+  );
+  if (options.logs !== false || options.logDestination) app.useLogger(app.get(Logger));
   app.set('trust proxy', 'loopback');
   app.set('x-powered-by', false);
   app.set('etag', false);

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import type { DestinationStream } from 'pino';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { ClockModule, type Clock } from './common/clock/clock.js';
@@ -17,14 +18,17 @@ import { TenancyModule } from './modules/tenancy/tenancy.module.js';
 
 @Module({})
 export class AppModule {
-  /** `clock` replaces the system clock (tests move time instead of sleeping). */
-  static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
+  /** `clock` replaces the system clock (tests move time instead of sleeping); `logDestination` captures logs. */
+  static forRoot(
+    config: AppConfig,
+    options: { clock?: Clock; logDestination?: DestinationStream } = {},
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        ClockModule.forRoot(clock),
-        LoggingModule,
+        ClockModule.forRoot(options.clock),
+        LoggingModule.forRoot(options.logDestination),
         DatabaseModule,
         RateLimitModule,
         TenancyModule,
