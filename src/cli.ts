@@ -7,6 +7,17 @@ import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli/cli.module.js';
 import { ConfigValidationError, loadConfig } from './config/app-config.js';
+import { DomainError } from './common/errors/domain-error.js';
+
+/** A CLI user needs the field and the reason, not just "validation failed". */
+function describeError(error: unknown): string {
+  if (error instanceof DomainError && error.fieldErrors) {
+    return Object.entries(error.fieldErrors)
+      .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+      .join('\n');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
 
 async function main(): Promise<void> {
   try {
@@ -14,11 +25,11 @@ async function main(): Promise<void> {
     await CommandFactory.run(CliModule.forRoot(config), {
       logger: ['error'],
       errorHandler: (error) => {
-        console.error(error.message);
+        console.error(describeError(error));
         process.exit(1);
       },
       serviceErrorHandler: (error) => {
-        console.error(error.message);
+        console.error(describeError(error));
         process.exit(1);
       },
     });

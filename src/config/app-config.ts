@@ -130,6 +130,17 @@ export class AppConfig {
   @Max(86400)
   TOKEN_LIFETIME_SECONDS = 3600;
 
+  /**
+   * On SIGTERM, new requests (readiness included) get 503 with `Connection: close` at once, requests
+   * already in flight finish, and the process waits this long before closing the listener (so a
+   * load balancer notices readiness and stops routing here).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(120_000)
+  SHUTDOWN_GRACE_MS = 0;
+
   /** Scheduled refresh jobs; tests turn them off and call the services directly. */
   @Transform(toBool)
   @IsBoolean()

@@ -1,4 +1,6 @@
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppConfig } from '../../config/app-config.js';
 
 /** Knows when the process started and whether it is draining, for status and readiness. */
 @Injectable()
@@ -6,12 +8,16 @@ export class LifecycleService implements BeforeApplicationShutdown {
   readonly startedAt = Date.now();
   private draining = false;
 
+  constructor(private readonly config: AppConfig) {}
+
   get isDraining(): boolean {
     return this.draining;
   }
 
-  beforeApplicationShutdown(): void {
+  /** Runs before the HTTP server stops accepting: readiness answers 503 during the grace period. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.draining = true;
+    if (this.config.SHUTDOWN_GRACE_MS > 0) await sleep(this.config.SHUTDOWN_GRACE_MS);
   }
 
   uptimeSeconds(now = Date.now()): number {
