@@ -1,0 +1,36 @@
+// Summarises a V8 .cpuprofile by where the service's time goes: self time per category, by the
+// script URL of the function a sample landed in (native work counts toward its JS caller).
+const CATEGORIES = [
+  ['JWT verification', /jsonwebtoken|passport-jwt|\/passport\/|\/jws\/|ecdsa-sig-formatter|internal\/crypto|jwt\.strategy|jwt-auth\.guard|token-verification/],
+  ['rate limiting (throttler)', /@nestjs\/throttler|throttler-storage|rate-limit\.guard|ioredis/],
+  ['database (TypeORM + pg)', /typeorm|\/pg\/|pg-protocol|pg-pool|pg-types|postgres-/],
+  ['logging (pino)', /pino|sonic-boom|nestjs-pino/],
+  ['interceptors / pipes / rxjs', /interceptor|rxjs|\/pipes\/|class-validator|class-transformer/],
+  ['Nest core (routing, guards, DI)', /@nestjs\/core|@nestjs\/common|@nestjs\/platform-express/],
+  ['Express + node:http', /express|\/router\/|body-parser|node:_http|node:net|node:stream|internal\/streams|on-finished|finalhandler/],
+  ['service code (dist/src)', /\/dist\/src\//],
+];
+
+export function summarizeProfile(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const totals = new Map();
+  let all = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    const node = byId.get(id);
+    const { url, functionName } = node.callFrame;
+    let category;
+    if (functionName === '(idle)') category = 'idle';
+    else if (functionName === '(garbage collector)') category = 'garbage collection';
+    else if (functionName === '(program)') category = 'V8/native (program)';
+    else category = CATEGORIES.find(([, re]) => re.test(url))?.[0] ?? (url ? 'other JS' : 'other native');
+    totals.set(category, (totals.get(category) ?? 0) + dt);
+    all += dt;
+  });
+  const busy = all - (totals.get('idle') ?? 0);
+  const rows = [...totals.entries()]
+    .filter(([c]) => c !== 'idle')
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, us]) => `| ${c} | ${(us / 1000).toFixed(0)} | ${((100 * us) / busy).toFixed(1)}% |`);
+  return ['\nCPU profile of the service (self time, busy time only):', '| where | ms | share |', '|---|---:|---:|', ...rows].join('\n');
+}
