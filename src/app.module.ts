@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
 import type { DestinationStream } from 'pino';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
@@ -12,6 +13,9 @@ import { RateLimitModule } from './common/guards/rate-limit.module.js';
 import { ScopesGuard } from './common/guards/scopes.guard.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { MarketModule } from './modules/market/market.module.js';
+import { PortfoliosModule } from './modules/portfolios/portfolios.module.js';
+import { ScoringModule } from './modules/scoring/scoring.module.js';
 import { SandboxModule } from './modules/sandbox/sandbox.module.js';
 import { StatusModule } from './modules/status/status.module.js';
 import { TenancyModule } from './modules/tenancy/tenancy.module.js';
@@ -29,12 +33,16 @@ export class AppModule {
         ConfigModule.forRoot(config),
         ClockModule.forRoot(options.clock),
         LoggingModule.forRoot(options.logDestination),
+        ScheduleModule.forRoot(),
         DatabaseModule,
         RateLimitModule,
         TenancyModule,
         AuthModule,
         StatusModule,
         SandboxModule,
+        MarketModule,
+        ScoringModule,
+        PortfoliosModule,
       ],
       providers: [
         // Order matters: authenticate, then check scopes, then count the request against the client.

@@ -7,12 +7,20 @@ import { ApiClientEntity } from '../modules/tenancy/entities/api-client.entity.j
 import { TenantEntity } from '../modules/tenancy/entities/tenant.entity.js';
 import { SigningKeyEntity } from '../modules/auth/entities/signing-key.entity.js';
 import { InstanceSecretEntity } from './instance-secret.entity.js';
+import { AssetEntity } from '../modules/market/entities/asset.entity.js';
+import { MarketRefreshJobEntity } from '../modules/market/entities/market-refresh-job.entity.js';
+import { MarketSnapshotEntity } from '../modules/market/entities/market-snapshot.entity.js';
+import { PriceHistoryEntity } from '../modules/market/entities/price-history.entity.js';
+import { PortfolioEntity } from '../modules/portfolios/entities/portfolio.entity.js';
+import { PortfolioAllocationEntity } from '../modules/portfolios/entities/portfolio-allocation.entity.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type EntityClass = new (...args: any[]) => object;
 
 export const ENTITY_GROUPS = {
   core: [TenantEntity, ApiClientEntity, SigningKeyEntity, InstanceSecretEntity],
+  market: [AssetEntity, MarketSnapshotEntity, PriceHistoryEntity, MarketRefreshJobEntity],
+  portfolios: [PortfolioEntity, PortfolioAllocationEntity],
 } satisfies Record<string, EntityClass[]>;
 
 export type EntityGroup = keyof typeof ENTITY_GROUPS;
