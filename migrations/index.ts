@@ -1,5 +1,6 @@
 /** Every migration, in order. `npm run migration:generate` appends here. */
 import type { MigrationInterface } from 'typeorm';
+import { AccountsTransactionsBalances1795263822962 } from './1795263822962-AccountsTransactionsBalances.js';
 import { Portfolios1795262572617 } from './1795262572617-Portfolios.js';
 import { MarketData1795262110787 } from './1795262110787-MarketData.js';
 import { InitialTenancy1795261121274 } from './1795261121274-InitialTenancy.js';
@@ -7,4 +8,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InitialTenancy1795261121274,
   MarketData1795262110787,
   Portfolios1795262572617,
+  AccountsTransactionsBalances1795263822962,
 ];

@@ -12,7 +12,9 @@ import { RateLimitGuard } from './common/guards/rate-limit.guard.js';
 import { RateLimitModule } from './common/guards/rate-limit.module.js';
 import { ScopesGuard } from './common/guards/scopes.guard.js';
 import { LoggingModule } from './common/logging/logging.module.js';
+import { AccountsModule } from './modules/accounts/accounts.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { IntegrityModule } from './modules/integrity/integrity.module.js';
 import { MarketModule } from './modules/market/market.module.js';
 import { PortfoliosModule } from './modules/portfolios/portfolios.module.js';
 import { ScoringModule } from './modules/scoring/scoring.module.js';
@@ -41,6 +43,8 @@ export class AppModule {
         StatusModule,
         SandboxModule,
         MarketModule,
+        AccountsModule,
+        IntegrityModule,
         ScoringModule,
         PortfoliosModule,
       ],

@@ -7,6 +7,10 @@ import { ApiClientEntity } from '../modules/tenancy/entities/api-client.entity.j
 import { TenantEntity } from '../modules/tenancy/entities/tenant.entity.js';
 import { SigningKeyEntity } from '../modules/auth/entities/signing-key.entity.js';
 import { InstanceSecretEntity } from './instance-secret.entity.js';
+import { AccountEntity } from '../modules/accounts/entities/account.entity.js';
+import { TransactionEntity } from '../modules/accounts/entities/transaction.entity.js';
+import { BalanceSnapshotEntity } from '../modules/accounts/entities/balance-snapshot.entity.js';
+import { BalanceSnapshotAssetEntity } from '../modules/accounts/entities/balance-snapshot-asset.entity.js';
 import { AssetEntity } from '../modules/market/entities/asset.entity.js';
 import { MarketRefreshJobEntity } from '../modules/market/entities/market-refresh-job.entity.js';
 import { MarketSnapshotEntity } from '../modules/market/entities/market-snapshot.entity.js';
@@ -19,6 +23,7 @@ type EntityClass = new (...args: any[]) => object;
 
 export const ENTITY_GROUPS = {
   core: [TenantEntity, ApiClientEntity, SigningKeyEntity, InstanceSecretEntity],
+  accounts: [AccountEntity, TransactionEntity, BalanceSnapshotEntity, BalanceSnapshotAssetEntity],
   market: [AssetEntity, MarketSnapshotEntity, PriceHistoryEntity, MarketRefreshJobEntity],
   portfolios: [PortfolioEntity, PortfolioAllocationEntity],
 } satisfies Record<string, EntityClass[]>;

@@ -1,0 +1,130 @@
+/** Entities and service views → response DTOs. USD is rounded to cents here, at the edge only. */
+import { roundUsdToCents } from '../../domain/money/format.js';
+import type { BalancesView, TransactionsView } from './account-data.service.js';
+import type {
+  AccountCollectionDto,
+  AccountIdentityDto,
+  AccountListItemDto,
+  AccountStateDto,
+  BalancesResultDto,
+  TransactionDto,
+  TransactionsResultDto,
+} from './dto/account-responses.dto.js';
+import type { AdminAccountDto } from './dto/admin-accounts.dto.js';
+import type { AccountEntity } from './entities/account.entity.js';
+import type { StoredTransaction } from './repositories/transactions.repository.js';
+
+/** USD decimal text → cents, half-up; never "-0.00". */
+export function usd(value: string): string {
+  const cents = roundUsdToCents(value);
+  return cents.isZero() ? '0.00' : cents.toFixed(2);
+}
+
+const usdOrNull = (value: string | null): string | null => (value === null ? null : usd(value));
+
+export function toState(account: AccountEntity): AccountStateDto {
+  return {
+    syncStatus: account.syncStatus,
+    connectionStatus: account.connectionStatus,
+    balanceSource: account.balanceSource,
+    lastSyncedAt: account.lastSyncedAt?.toISOString() ?? null,
+  };
+}
+
+export function toCollectionResult(account: AccountEntity): AccountCollectionDto {
+  return {
+    accountId: account.id,
+    collectionId: account.collectionId,
+    platform: account.platform,
+    createdOn: account.createdOn.toISOString(),
+    ...toState(account),
+  };
+}
+
+export function toIdentityResult(account: AccountEntity): AccountIdentityDto {
+  return {
+    accountId: account.id,
+    identity: account.identity,
+    platform: account.platform,
+    ...toState(account),
+  };
+}
+
+export function toListItem(account: AccountEntity): AccountListItemDto {
+  return {
+    accountId: account.id,
+    collectionId: account.collectionId,
+    identity: account.identity,
+    platform: account.platform,
+    address: account.address,
+    chain: account.chain,
+    createdOn: account.createdOn.toISOString(),
+    ...toState(account),
+  };
+}
+
+export function toAdminAccount(account: AccountEntity, tenantSlug: string): AdminAccountDto {
+  return {
+    ...toListItem(account),
+    tenant: tenantSlug,
+    source: account.source,
+    hasCredentials: account.credentialsEncrypted !== null,
+    nextRefreshAt: account.nextRefreshAt?.toISOString() ?? null,
+    lastRefreshAttemptAt: account.lastRefreshAttemptAt?.toISOString() ?? null,
+    lastError: account.lastError,
+  };
+}
+
+export function toTransactionDto(tx: StoredTransaction): TransactionDto {
+  return {
+    transactionId: tx.transactionId,
+    symbol: tx.symbol,
+    direction: tx.direction,
+    amount: tx.amount,
+    price: tx.priceUsd,
+    fee: tx.feeUsd,
+    transferId: tx.transferId,
+    timestamp: tx.occurredAt.toISOString(),
+  };
+}
+
+export function toTransactionsResult(view: TransactionsView): TransactionsResultDto {
+  return {
+    accountId: view.account.id,
+    transactions: view.transactions.map(toTransactionDto),
+    nextCursor: view.nextCursor,
+    lastUpdatedOn: view.account.lastSyncedAt?.toISOString() ?? null,
+    refreshed: view.freshness.refreshed,
+    cacheAgeSeconds: view.freshness.cacheAgeSeconds,
+    ...toState(view.account),
+  };
+}
+
+export function toBalancesResult(view: BalancesView): BalancesResultDto {
+  const { snapshot } = view;
+  return {
+    accountId: view.account.id,
+    balances: snapshot.assets.map((asset) => ({
+      symbol: asset.symbol,
+      balance: asset.quantity,
+      costBasis: usd(asset.costBasisUsd),
+      marketValue: usdOrNull(asset.marketValueUsd),
+      realizedGainLoss: usd(asset.realizedGainUsd),
+      unrealizedGainLoss: usdOrNull(asset.unrealizedGainUsd),
+      needsReview: asset.needsReview,
+    })),
+    lastUpdatedOn: snapshot.lastUpdatedOn.toISOString(),
+    marketValue: usd(snapshot.marketValueUsd),
+    realizedGainLoss: usd(snapshot.realizedGainUsd),
+    unrealizedGainLoss: usd(snapshot.unrealizedGainUsd),
+    costBasisMethod: snapshot.method,
+    refreshed: view.freshness.refreshed,
+    cacheAgeSeconds: view.freshness.cacheAgeSeconds,
+    ...toState(view.account),
+  };
+}
+
+/** RFC 9211 Cache-Status: whether this answer came from the cache or a refresh it triggered. */
+export function cacheStatus(refreshed: boolean): string {
+  return refreshed ? 'crypto-asset-service; fwd=request; stored' : 'crypto-asset-service; hit';
+}

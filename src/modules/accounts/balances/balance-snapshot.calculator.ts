@@ -1,0 +1,129 @@
+/**
+ * Balances from the ledger: the cost-basis engine (src/domain/cost-basis) over the accounts
+ * linked by own-account transfers, valued at the stored prices. Pure: no database, clock or
+ * framework; the refresh engine supplies entries, prices and the time.
+ *
+ * Why the linked accounts: lots are kept per account, and the only thing that crosses accounts
+ * is a transfer, which needs both legs. Computing over an account's transfer-linked accounts
+ * (transitively) therefore gives every account exactly the numbers a computation over all of
+ * the tenant's accounts gives (the gains report's scope), at a fraction of the cost.
+ */
+import { Decimal } from 'decimal.js';
+import {
+  computeCostBasis,
+  summarizeByAccountAndSymbol,
+  valuePositions,
+  type CostBasisMethod,
+  type InsufficientHoldingsIssue,
+  type LedgerEntry,
+} from '../../../domain/cost-basis/index.js';
+import { canonicalDecimal } from '../../../domain/money/format.js';
+import type { SnapshotIssue } from '../entities/balance-snapshot.entity.js';
+import type { Snapshot, SnapshotAsset } from '../repositories/balance-snapshots.repository.js';
+
+export const DEFAULT_COST_BASIS_METHOD: CostBasisMethod = 'fifo';
+
+export interface SnapshotInput {
+  /** Every entry of the accounts in `accountIds` and of all accounts linked to them by transfers. */
+  readonly entries: readonly LedgerEntry[];
+  /** Accounts to produce snapshots for. */
+  readonly accountIds: readonly string[];
+  /** Latest stored USD price per symbol; missing symbols are valued null. */
+  readonly pricesUsd: ReadonlyMap<string, string>;
+  /** Quantities each source reported itself (null: the account's balances are calculated). */
+  readonly reportedBalances: ReadonlyMap<string, Readonly<Record<string, string>> | null>;
+  readonly method: CostBasisMethod;
+  readonly computedAt: Date;
+}
+
+/** Exact: the global Decimal's 20 significant digits would round sums of large positions. */
+const ExactDecimal = Decimal.clone({ precision: 1_000 });
+
+const sum = (values: readonly (string | null)[]): string =>
+  canonicalDecimal(
+    values.reduce<Decimal>((total, v) => (v === null ? total : total.plus(v)), new ExactDecimal(0)),
+  );
+
+export function computeBalanceSnapshots(input: SnapshotInput): Snapshot[] {
+  const result = computeCostBasis(input.entries, { method: input.method });
+  const wanted = new Set(input.accountIds);
+  const valued = valuePositions(
+    summarizeByAccountAndSymbol(result).filter((p) => wanted.has(p.accountId)),
+    input.pricesUsd,
+  );
+  return input.accountIds.map((accountId) => {
+    const assets: SnapshotAsset[] = valued
+      .filter((p) => p.accountId === accountId)
+      .map((p) => ({
+        symbol: p.symbol,
+        quantity: p.quantity,
+        costBasisUsd: p.costBasisUsd,
+        priceUsd: p.priceUsd,
+        marketValueUsd: p.marketValueUsd,
+        realizedGainUsd: p.realizedGainUsd,
+        unrealizedGainUsd: p.unrealizedGainUsd,
+        needsReview: p.realizedGainNeedsReview || p.unrealizedGainNeedsReview,
+      }));
+    const shortfall = result.issues.find(
+      (i): i is InsufficientHoldingsIssue => i.kind === 'insufficient_holdings' && i.accountId === accountId,
+    );
+    const reported = input.reportedBalances.get(accountId) ?? null;
+    return {
+      accountId,
+      lastUpdatedOn: input.computedAt,
+      method: input.method,
+      marketValueUsd: sum(assets.map((a) => a.marketValueUsd)),
+      realizedGainUsd: sum(assets.map((a) => a.realizedGainUsd)),
+      unrealizedGainUsd: sum(assets.map((a) => a.unrealizedGainUsd)),
+      reportedBalances: reported,
+      issue: shortfall
+        ? shortfallIssue(shortfall, input.entries)
+        : reported
+          ? reportedMismatch(reported, assets)
+          : null,
+      assets,
+    };
+  });
+}
+
+function shortfallIssue(issue: InsufficientHoldingsIssue, entries: readonly LedgerEntry[]): SnapshotIssue {
+  const entry = entries.find(
+    (e) => e.accountId === issue.accountId && e.transactionId === issue.transactionId,
+  );
+  const what = entry
+    ? `${entry.direction} ${canonicalDecimal(entry.amount)} ${issue.symbol} on ${entry.timestamp.toISOString()}`
+    : issue.symbol;
+  return {
+    reason: 'inconsistent_history',
+    detail:
+      `The transaction history is inconsistent: transaction ${issue.transactionId} (${what}) disposes of ` +
+      `${issue.missingQuantity} ${issue.symbol} more than the account held, so no honest cost basis exists. ` +
+      'Transactions are probably missing from the history (a gap); import them or refresh the account.',
+    transactionId: issue.transactionId,
+    symbol: issue.symbol,
+    missingQuantity: issue.missingQuantity,
+  };
+}
+
+/** A source that reports balances must agree with the history it reports. */
+function reportedMismatch(
+  reported: Readonly<Record<string, string>>,
+  assets: readonly SnapshotAsset[],
+): SnapshotIssue | null {
+  const calculated = new Map(assets.map((a) => [a.symbol, a.quantity]));
+  const symbols = [...new Set([...Object.keys(reported), ...calculated.keys()])].sort();
+  for (const symbol of symbols) {
+    const source = canonicalDecimal(reported[symbol] ?? '0');
+    const history = canonicalDecimal(calculated.get(symbol) ?? '0');
+    if (source !== history) {
+      return {
+        reason: 'inconsistent_history',
+        detail:
+          `The transaction history is inconsistent: the source reports ${source} ${symbol} but the ` +
+          `transactions account for ${history} ${symbol}, so no honest cost basis exists.`,
+        symbol,
+      };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,211 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
+import { SANDBOX_PROFILES } from '../connectors/sandbox.connector.js';
+import type { SandboxProfile } from '../sandbox/sandbox-fixtures.js';
+import { AccountListItemDto } from './account-responses.dto.js';
+
+@ValidatorConstraint({ name: 'credentials' })
+class CredentialsShape implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const entries = Object.entries(value);
+    return (
+      entries.length <= 10 &&
+      entries.every(
+        ([k, v]) => /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(k) && typeof v === 'string' && v.length <= 4_000,
+      )
+    );
+  }
+
+  defaultMessage(): string {
+    return 'credentials must be an object of at most 10 string fields (names of letters, digits and _; values up to 4000 characters).';
+  }
+}
+
+export class CreateAccountDto {
+  @ApiPropertyOptional({
+    description: "Tenant slug the account belongs to; default: the admin token's own tenant.",
+    example: 'sandbox',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z0-9][a-z0-9-]{1,62}$/, { message: 'tenant must be a tenant slug.' })
+  tenant?: string;
+
+  @ApiProperty({ description: 'Source platform identifier, lower-case.', example: 'coinbase' })
+  @IsString()
+  @Matches(/^[a-z0-9][a-z0-9._-]{1,63}$/, { message: 'platform must be 2-64 characters of a-z 0-9 . _ -' })
+  platform: string;
+
+  @ApiProperty({
+    description: "The partner's identifier for the account, unique per tenant.",
+    example: 'household-1001/coinbase',
+  })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  @Matches(/^[^\u0000-\u001f\u007f]+$/, { message: 'identity must not contain control characters.' })
+  identity: string;
+
+  @ApiProperty({
+    description:
+      'Connector that fetches the history: `csv` (imports), or `sandbox` (synthetic; not in production).',
+    example: 'sandbox',
+  })
+  @IsString()
+  @MaxLength(32)
+  source: string;
+
+  @ApiPropertyOptional({
+    description: 'Collection id (UUID) of the end client connection; generated when absent.',
+    format: 'uuid',
+  })
+  @IsOptional()
+  @IsUUID('all', { message: 'collectionId must be a UUID.' })
+  collectionId?: string;
+
+  @ApiPropertyOptional({
+    description: 'On-chain address (wallets); requires chain.',
+    example: '0x52908400098527886E0F7030069857D2E4169EE7',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  address?: string;
+
+  @ApiPropertyOptional({
+    description: 'Chain of the address: bitcoin, ethereum, ...; requires address.',
+    example: 'ethereum',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z0-9-]{2,32}$/, { message: 'chain must be 2-32 characters of a-z 0-9 -' })
+  chain?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Connector credentials (e.g. apiKey, apiSecret). Encrypted at rest (AES-256-GCM); never returned or logged.',
+    type: 'object',
+    additionalProperties: { type: 'string' },
+  })
+  @IsOptional()
+  @IsObject()
+  @Validate(CredentialsShape)
+  credentials?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    enum: SANDBOX_PROFILES,
+    description: 'Sandbox source only: how the synthetic source behaves (default normal).',
+  })
+  @IsOptional()
+  @IsIn([...SANDBOX_PROFILES], { message: `sandboxProfile must be one of ${SANDBOX_PROFILES.join(', ')}` })
+  sandboxProfile?: SandboxProfile;
+
+  @ApiPropertyOptional({
+    description: 'Sandbox slow_initial_sync only: minutes until the initial sync completes (default 15).',
+    minimum: 0,
+    maximum: 1440,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1_440)
+  syncDelayMinutes?: number;
+}
+
+export class AdminAccountDto extends AccountListItemDto {
+  @ApiProperty({ description: 'Tenant slug.', example: 'sandbox' })
+  tenant: string;
+
+  @ApiProperty({ description: 'Connector feeding the account.', example: 'sandbox' })
+  source: string;
+
+  @ApiProperty({ description: 'Whether encrypted connector credentials are stored (they are never shown).' })
+  hasCredentials: boolean;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'When the scheduler will next refresh the account; null: not on its own (reconnect required).',
+  })
+  nextRefreshAt: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'When a refresh was last attempted.' })
+  lastRefreshAttemptAt: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why the last refresh failed, if it did.' })
+  lastError: string | null;
+}
+
+export class AdminAccountListDto {
+  @ApiProperty({ type: [AdminAccountDto], description: 'The page of accounts, oldest first.' })
+  accounts: AdminAccountDto[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Cursor of the next page; null on the last page.',
+  })
+  nextCursor: string | null;
+}
+
+export class RefreshResultDto {
+  @ApiProperty({
+    enum: ['refreshed', 'pending', 'failed', 'busy'],
+    description:
+      '`refreshed`: new data stored; `pending`: the source is still preparing the history; `failed`: old data kept, state set; `busy`: another refresh of the account is running.',
+  })
+  status: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Transactions inserted (refreshed only).' })
+  inserted: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Transactions updated (refreshed only).' })
+  updated: number | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Transactions removed because the source no longer reports them (refreshed only).',
+  })
+  deleted: number | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why the refresh failed (failed only).' })
+  message: string | null;
+
+  @ApiProperty({ type: AdminAccountDto, description: 'The account after the refresh.' })
+  account: AdminAccountDto;
+}
+
+export class ImportResultDto {
+  @ApiProperty({ description: 'Account id (UUID).', format: 'uuid' })
+  accountId: string;
+
+  @ApiProperty({ description: 'Data rows in the file.' })
+  rows: number;
+
+  @ApiProperty({ description: 'New transactions stored.' })
+  inserted: number;
+
+  @ApiProperty({ description: 'Existing transactions (same transactionId) whose fields changed.' })
+  updated: number;
+
+  @ApiProperty({ description: 'Rows identical to what was stored.' })
+  unchanged: number;
+}

@@ -1,0 +1,52 @@
+import { DomainError } from '../../../common/errors/domain-error.js';
+import { canonicalTimestamp } from '../../../domain/checksum/checksum.js';
+import type { TransactionRange } from '../repositories/transactions.repository.js';
+
+/** Query-string booleans: true/false/1/0; anything else stays a string and fails @IsBoolean. */
+export const toBoolean = ({ value }: { value: unknown }): unknown =>
+  value === 'true' || value === '1' || value === true
+    ? true
+    : value === 'false' || value === '0' || value === false
+      ? false
+      : value;
+
+/** Query-string integers: digits only; anything else stays a string and fails @IsInt. */
+export const toInteger = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d{1,9}$/.test(value) ? Number(value) : value;
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+function parseBound(field: 'from' | 'to', text: string): { at: Date; dateOnly: boolean } {
+  const date = DATE_ONLY.exec(text);
+  if (date) {
+    const at = new Date(`${text}T00:00:00.000Z`);
+    if (Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== text) throw invalid(field);
+    return { at, dateOnly: true };
+  }
+  try {
+    return { at: new Date(canonicalTimestamp(text)), dateOnly: false };
+  } catch {
+    throw invalid(field);
+  }
+}
+
+function invalid(field: string): DomainError {
+  return DomainError.validation(
+    field,
+    `${field} must be an ISO 8601 date (2024-01-31) or a timestamp with an offset (2024-01-31T12:00:00Z).`,
+  );
+}
+
+/**
+ * `from` and `to` are inclusive. A date-only `to` covers that whole UTC day (design §5); a
+ * timestamp is taken to the millisecond.
+ */
+export function toTransactionRange(from: string | undefined, to: string | undefined): TransactionRange {
+  const start = from === undefined ? null : parseBound('from', from);
+  const end = to === undefined ? null : parseBound('to', to);
+  const toExclusive = end === null ? null : new Date(end.at.getTime() + (end.dateOnly ? DAY_MS : 1));
+  if (start && toExclusive && start.at.getTime() >= toExclusive.getTime())
+    throw DomainError.validation('to', 'to must not be before from.');
+  return { fromInclusive: start?.at ?? null, toExclusive };
+}

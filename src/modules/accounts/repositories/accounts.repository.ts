@@ -1,0 +1,378 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type {
+  AccountEntity,
+  BalanceSource,
+  ConnectionStatus,
+  SyncStatus,
+} from '../entities/account.entity.js';
+import { runSql } from './sql.js';
+
+export interface AccountKeysetPosition {
+  readonly createdOn: Date;
+  readonly id: string;
+}
+
+export type AccountStateChange = Partial<
+  Pick<
+    AccountEntity,
+    | 'syncStatus'
+    | 'connectionStatus'
+    | 'balanceSource'
+    | 'lastSyncedAt'
+    | 'nextRefreshAt'
+    | 'lastRefreshAttemptAt'
+    | 'lastError'
+    | 'credentialsEncrypted'
+  >
+>;
+
+const COLUMNS: Record<keyof AccountStateChange, string> = {
+  syncStatus: 'sync_status',
+  connectionStatus: 'connection_status',
+  balanceSource: 'balance_source',
+  lastSyncedAt: 'last_synced_at',
+  nextRefreshAt: 'next_refresh_at',
+  lastRefreshAttemptAt: 'last_refresh_attempt_at',
+  lastError: 'last_error',
+  credentialsEncrypted: 'credentials_encrypted',
+};
+
+interface AccountRow {
+  id: string;
+  tenant_id: string;
+  collection_id: string;
+  identity: string;
+  platform: string;
+  source: string;
+  source_options: Record<string, unknown> | null;
+  address: string | null;
+  chain: string | null;
+  sync_status: SyncStatus;
+  connection_status: ConnectionStatus;
+  balance_source: BalanceSource;
+  last_synced_at: Date | null;
+  created_on: Date;
+  credentials_encrypted: string | null;
+  next_refresh_at: Date | null;
+  last_refresh_attempt_at: Date | null;
+  last_error: string | null;
+  data_version: number;
+  refresh_lease_until: Date | null;
+  refresh_lease_owner: string | null;
+}
+
+export function accountFromRow(row: AccountRow): AccountEntity {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    collectionId: row.collection_id,
+    identity: row.identity,
+    platform: row.platform,
+    source: row.source,
+    sourceOptions: row.source_options,
+    address: row.address,
+    chain: row.chain,
+    syncStatus: row.sync_status,
+    connectionStatus: row.connection_status,
+    balanceSource: row.balance_source,
+    lastSyncedAt: row.last_synced_at,
+    createdOn: row.created_on,
+    credentialsEncrypted: row.credentials_encrypted,
+    nextRefreshAt: row.next_refresh_at,
+    lastRefreshAttemptAt: row.last_refresh_attempt_at,
+    lastError: row.last_error,
+    dataVersion: row.data_version,
+    refreshLeaseUntil: row.refresh_lease_until,
+    refreshLeaseOwner: row.refresh_lease_owner,
+  };
+}
+
+/**
+ * Accounts. Every partner-facing query takes the tenant id first, so forgetting it is a type
+ * error. The few cross-tenant methods (scheduler claims, admin lookups) say so in their name.
+ */
+@Injectable()
+export class AccountsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private m(manager?: EntityManager): EntityManager {
+    return manager ?? this.dataSource.manager;
+  }
+
+  async findById(
+    tenantId: string,
+    accountId: string,
+    manager?: EntityManager,
+  ): Promise<AccountEntity | null> {
+    const { rows } = await runSql<AccountRow>(
+      this.m(manager),
+      'SELECT * FROM account WHERE tenant_id = $1 AND id = $2',
+      [tenantId, accountId],
+    );
+    return rows[0] ? accountFromRow(rows[0]) : null;
+  }
+
+  async findByCollection(tenantId: string, collectionId: string): Promise<AccountEntity | null> {
+    const { rows } = await runSql<AccountRow>(
+      this.m(),
+      'SELECT * FROM account WHERE tenant_id = $1 AND collection_id = $2',
+      [tenantId, collectionId],
+    );
+    return rows[0] ? accountFromRow(rows[0]) : null;
+  }
+
+  async findByIdentity(tenantId: string, identity: string): Promise<AccountEntity | null> {
+    const { rows } = await runSql<AccountRow>(
+      this.m(),
+      'SELECT * FROM account WHERE tenant_id = $1 AND identity = $2',
+      [tenantId, identity],
+    );
+    return rows[0] ? accountFromRow(rows[0]) : null;
+  }
+
+  /** Keyset page in (createdOn, id) order: a deep page costs the same as the first. */
+  async listPage(
+    tenantId: string,
+    after: AccountKeysetPosition | null,
+    limit: number,
+  ): Promise<AccountEntity[]> {
+    const { rows } = await runSql<AccountRow>(
+      this.m(),
+      `SELECT * FROM account WHERE tenant_id = $1
+         AND ($2::timestamptz IS NULL OR (created_on, id) > ($2::timestamptz, $3::uuid))
+       ORDER BY created_on, id LIMIT $4`,
+      [tenantId, after?.createdOn ?? null, after?.id ?? null, limit],
+    );
+    return rows.map(accountFromRow);
+  }
+
+  /** Every account of the tenant in (createdOn, id) order (reports and summaries over the whole tenant). */
+  async listAllForTenant(tenantId: string): Promise<AccountEntity[]> {
+    const { rows } = await runSql<AccountRow>(
+      this.m(),
+      'SELECT * FROM account WHERE tenant_id = $1 ORDER BY created_on, id',
+      [tenantId],
+    );
+    return rows.map(accountFromRow);
+  }
+
+  /**
+   * Keyset page of the tenant's on-chain accounts (address and chain set), in (createdOn, id)
+   * order, for /qeychain/wallets: a deep page costs the same as the first, and an account linked
+   * during a walk never makes the walk repeat or skip one that existed before.
+   */
+  async listOnChainPage(
+    tenantId: string,
+    after: AccountKeysetPosition | null,
+    limit: number,
+  ): Promise<AccountEntity[]> {
+    const { rows } = await runSql<AccountRow>(
+      this.m(),
+      `SELECT * FROM account WHERE tenant_id = $1 AND address IS NOT NULL AND chain IS NOT NULL
+         AND ($2::timestamptz IS NULL OR (created_on, id) > ($2::timestamptz, $3::uuid))
+       ORDER BY created_on, id LIMIT $4`,
+      [tenantId, after?.createdOn ?? null, after?.id ?? null, limit],
+    );
+    return rows.map(accountFromRow);
+  }
+
+  /** Inserts unless the id, identity or collection already exists; true when inserted. */
+  async insertIfAbsent(account: AccountEntity, manager?: EntityManager): Promise<boolean> {
+    const { rows } = await runSql(
+      this.m(manager),
+      `INSERT INTO account (id, tenant_id, collection_id, identity, platform, source, source_options, address, chain,
+         sync_status, connection_status, balance_source, last_synced_at, created_on, credentials_encrypted,
+         next_refresh_at, last_refresh_attempt_at, last_error)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [
+        account.id,
+        account.tenantId,
+        account.collectionId,
+        account.identity,
+        account.platform,
+        account.source,
+        account.sourceOptions === null ? null : JSON.stringify(account.sourceOptions),
+        account.address,
+        account.chain,
+        account.syncStatus,
+        account.connectionStatus,
+        account.balanceSource,
+        account.lastSyncedAt,
+        account.createdOn,
+        account.credentialsEncrypted,
+        account.nextRefreshAt,
+        account.lastRefreshAttemptAt,
+        account.lastError,
+      ],
+    );
+    return rows.length === 1;
+  }
+
+  /** Which of identity / collectionId are taken in the tenant (for a precise 409). */
+  async conflicts(
+    tenantId: string,
+    identity: string,
+    collectionId: string,
+  ): Promise<{ identity: boolean; collectionId: boolean }> {
+    const { rows } = await runSql<{ identity: string; collection_id: string }>(
+      this.m(),
+      'SELECT identity, collection_id FROM account WHERE tenant_id = $1 AND (identity = $2 OR collection_id = $3)',
+      [tenantId, identity, collectionId],
+    );
+    return {
+      identity: rows.some((r) => r.identity === identity),
+      collectionId: rows.some((r) => r.collection_id === collectionId),
+    };
+  }
+
+  async updateState(
+    tenantId: string,
+    accountId: string,
+    change: AccountStateChange,
+    manager?: EntityManager,
+  ): Promise<void> {
+    const entries = Object.entries(change).filter(([, v]) => v !== undefined) as [
+      keyof AccountStateChange,
+      unknown,
+    ][];
+    if (entries.length === 0) return;
+    const sets = entries.map(([key], i) => `${COLUMNS[key]} = $${i + 3}`).join(', ');
+    await runSql(this.m(manager), `UPDATE account SET ${sets} WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      accountId,
+      ...entries.map(([, v]) => v),
+    ]);
+  }
+
+  /**
+   * Takes the refresh lease if nobody holds it (or the holder's lease expired): one atomic
+   * UPDATE, so of N instances asking at once exactly one gets the account.
+   */
+  async claimLease(
+    tenantId: string,
+    accountId: string,
+    owner: string,
+    now: Date,
+    until: Date,
+  ): Promise<AccountEntity | null> {
+    const { rows } = await runSql<AccountRow>(
+      this.m(),
+      `UPDATE account SET refresh_lease_until = $4, refresh_lease_owner = $3
+       WHERE tenant_id = $1 AND id = $2 AND (refresh_lease_until IS NULL OR refresh_lease_until < $5)
+       RETURNING *`,
+      [tenantId, accountId, owner, until, now],
+    );
+    return rows[0] ? accountFromRow(rows[0]) : null;
+  }
+
+  /** Gives the lease back, only if this owner still holds it. */
+  async releaseLease(
+    tenantId: string,
+    accountId: string,
+    owner: string,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await runSql(
+      this.m(manager),
+      `UPDATE account SET refresh_lease_until = NULL, refresh_lease_owner = NULL
+       WHERE tenant_id = $1 AND id = $2 AND refresh_lease_owner = $3`,
+      [tenantId, accountId, owner],
+    );
+  }
+
+  /**
+   * Scheduler, across tenants: leases up to `limit` accounts whose next refresh is due and
+   * whose lease is free, oldest due first. SKIP LOCKED lets N instances claim disjoint batches.
+   */
+  async claimDueAcrossTenants(
+    now: Date,
+    owner: string,
+    leaseUntil: Date,
+    limit: number,
+  ): Promise<{ tenantId: string; accountId: string }[]> {
+    const { rows } = await runSql<{ tenant_id: string; id: string }>(
+      this.m(),
+      `UPDATE account SET refresh_lease_until = $2, refresh_lease_owner = $3
+       WHERE id IN (
+         SELECT id FROM account
+         WHERE next_refresh_at <= $1 AND (refresh_lease_until IS NULL OR refresh_lease_until < $1)
+         ORDER BY next_refresh_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+       RETURNING tenant_id, id`,
+      [now, leaseUntil, owner, limit],
+    );
+    return rows.map((r) => ({ tenantId: r.tenant_id, accountId: r.id }));
+  }
+
+  /**
+   * Locks the accounts' rows until the transaction ends, in id order (no deadlocks), and returns
+   * the data version of each account that exists.
+   */
+  async lockForUpdate(
+    tenantId: string,
+    accountIds: readonly string[],
+    manager: EntityManager,
+  ): Promise<Map<string, number>> {
+    return this.versions(tenantId, accountIds, manager, 'FOR UPDATE');
+  }
+
+  /** Data version per existing account (see AccountEntity.dataVersion). */
+  async versions(
+    tenantId: string,
+    accountIds: readonly string[],
+    manager?: EntityManager,
+    lock: '' | 'FOR UPDATE' = '',
+  ): Promise<Map<string, number>> {
+    const { rows } = await runSql<{ id: string; data_version: number }>(
+      this.m(manager),
+      `SELECT id, data_version FROM account WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id ${lock}`,
+      [tenantId, [...accountIds]],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.data_version)]));
+  }
+
+  async bumpDataVersion(tenantId: string, accountId: string, manager: EntityManager): Promise<void> {
+    await runSql(
+      this.m(manager),
+      'UPDATE account SET data_version = data_version + 1 WHERE tenant_id = $1 AND id = $2',
+      [tenantId, accountId],
+    );
+  }
+
+  async delete(tenantId: string, accountId: string, manager?: EntityManager): Promise<boolean> {
+    const { affected } = await runSql(
+      this.m(manager),
+      'DELETE FROM account WHERE tenant_id = $1 AND id = $2',
+      [tenantId, accountId],
+    );
+    return affected > 0;
+  }
+
+  /** Admin API (cross-tenant by design: the internal admin team): the tenant an account belongs to. */
+  async adminFindTenantOf(accountId: string): Promise<string | null> {
+    const { rows } = await runSql<{ tenant_id: string }>(
+      this.m(),
+      'SELECT tenant_id FROM account WHERE id = $1',
+      [accountId],
+    );
+    return rows[0]?.tenant_id ?? null;
+  }
+
+  /** Admin API: accounts of one tenant, or of all tenants when tenantId is null, keyset by (createdOn, id). */
+  async adminListPage(
+    tenantId: string | null,
+    after: AccountKeysetPosition | null,
+    limit: number,
+  ): Promise<AccountEntity[]> {
+    const { rows } = await runSql<AccountRow>(
+      this.m(),
+      `SELECT * FROM account WHERE ($1::uuid IS NULL OR tenant_id = $1)
+         AND ($2::timestamptz IS NULL OR (created_on, id) > ($2::timestamptz, $3::uuid))
+       ORDER BY created_on, id LIMIT $4`,
+      [tenantId, after?.createdOn ?? null, after?.id ?? null, limit],
+    );
+    return rows.map(accountFromRow);
+  }
+}

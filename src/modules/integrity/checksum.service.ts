@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock/clock.js';
+import { ChecksumAccumulator, type ChecksumResult } from '../../domain/checksum/checksum.js';
+import {
+  TransactionsRepository,
+  type ChecksumFilters,
+} from '../accounts/repositories/transactions.repository.js';
+
+/** Rows per keyset page: memory holds one page, whatever the row count. */
+export const CHECKSUM_PAGE_SIZE = 10_000;
+
+export interface ChecksumReport extends ChecksumResult {
+  readonly computedAt: Date;
+}
+
+/**
+ * The integrity checksum (design §6, docs/checksum.md): the tenant's transactions, narrowed by the
+ * filters, streamed in byte order into ChecksumAccumulator. All pages are read in one
+ * REPEATABLE READ, read-only transaction, so a refresh committing meanwhile is either wholly in
+ * or wholly out: the checksum always describes one consistent state of the data.
+ */
+@Injectable()
+export class ChecksumService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async compute(
+    tenantId: string,
+    filters: ChecksumFilters,
+    pageSize = CHECKSUM_PAGE_SIZE,
+  ): Promise<ChecksumReport> {
+    const accumulator = new ChecksumAccumulator();
+    await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      await manager.query('SET TRANSACTION READ ONLY');
+      for await (const page of this.transactions.checksumPages(tenantId, filters, pageSize, manager)) {
+        for (const row of page) accumulator.add(row);
+      }
+    });
+    return { ...accumulator.digest(), computedAt: this.clock.now() };
+  }
+}
