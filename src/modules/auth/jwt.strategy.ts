@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import type { Request } from 'express';
@@ -8,42 +9,70 @@ import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { ClientsService } from '../tenancy/clients.service.js';
 import { SigningKeysService } from './signing-keys.service.js';
 import type { AccessTokenClaims } from './token.service.js';
+import { VerifiedTokenCache, type VerifiedClaims } from './verified-token.cache.js';
+
+const extractBearer = ExtractJwt.fromAuthHeaderAsBearerToken();
 
 /**
  * Bearer verification, pinned: only ES256, only our issuer and audience, a known `kid`, not expired,
  * not before `nbf`. An `alg: none` token or an HS256 token "signed" with the public key fails the
- * algorithm pin inside jsonwebtoken before any key is used.
+ * algorithm pin inside jsonwebtoken before any key is used. A token verified once is remembered
+ * (VerifiedTokenCache); the client-enabled check runs on every request either way.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  private readonly verified = new VerifiedTokenCache();
+
   constructor(
     config: AppConfig,
     keys: SigningKeysService,
     private readonly clients: ClientsService,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      jwtFromRequest: extractBearer,
       algorithms: ['ES256'],
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
       ignoreExpiration: false,
+      passReqToCallback: true,
       jsonWebTokenOptions: { maxAge: config.TOKEN_LIFETIME_SECONDS + 60 },
       secretOrKeyProvider: (
         _request: Request,
         rawJwt: string,
-        done: (error: Error | null, key?: string) => void,
+        done: (error: Error | null, key?: string | Buffer) => void,
       ) => {
         const decoded = jwt.decode(rawJwt, { complete: true });
         const kid = decoded?.header.kid;
         const key = typeof kid === 'string' ? keys.verificationKey(kid) : undefined;
         if (!key || decoded?.header.alg !== 'ES256') return done(new Error('unknown key or algorithm'));
-        done(null, key.publicKeyPem);
+        // jsonwebtoken takes a KeyObject as well as PEM; passing the parsed key saves parsing per request.
+        done(null, key.publicKey as KeyObject as unknown as Buffer);
       },
     });
   }
 
-  async validate(claims: Partial<AccessTokenClaims>): Promise<AuthenticatedClient | false> {
-    const { sub, tid, scope, jti } = claims;
+  /** Passport entry point: a remembered token skips signature verification, nothing else. */
+  override authenticate(request: Request, options?: object): void {
+    const token = extractBearer(request);
+    const claims = token ? this.verified.get(token, Date.now()) : undefined;
+    if (!claims) {
+      super.authenticate(request, options);
+      return;
+    }
+    // `this` here is passport's per-request copy of the strategy, with success/fail/error attached.
+    const self = this as unknown as {
+      success(user: unknown): void;
+      fail(status: number): void;
+      error(e: unknown): void;
+    };
+    this.toClient(claims).then(
+      (client) => (client ? self.success(client) : self.fail(401)),
+      (error: unknown) => self.error(error),
+    );
+  }
+
+  async validate(request: Request, claims: Partial<AccessTokenClaims>): Promise<AuthenticatedClient | false> {
+    const { sub, tid, scope, jti, nbf, exp } = claims;
     if (
       typeof sub !== 'string' ||
       typeof tid !== 'string' ||
@@ -51,7 +80,20 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       typeof jti !== 'string'
     )
       return false;
-    if (!(await this.clients.isActive(sub))) return false;
-    return { clientId: sub, tenantId: tid, scopes: scope.split(' ').filter(Boolean), tokenId: jti };
+    if (typeof exp !== 'number') return false;
+    const verified: VerifiedClaims = { sub, tid, scope, jti, exp, nbf: typeof nbf === 'number' ? nbf : 0 };
+    const token = extractBearer(request);
+    if (token) this.verified.set(token, verified);
+    return this.toClient(verified);
+  }
+
+  private async toClient(claims: VerifiedClaims): Promise<AuthenticatedClient | false> {
+    if (!(await this.clients.isActive(claims.sub))) return false;
+    return {
+      clientId: claims.sub,
+      tenantId: claims.tid,
+      scopes: claims.scope.split(' ').filter(Boolean),
+      tokenId: claims.jti,
+    };
   }
 }
