@@ -13,14 +13,19 @@ import { RateLimitModule } from './common/guards/rate-limit.module.js';
 import { ScopesGuard } from './common/guards/scopes.guard.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { AccountsModule } from './modules/accounts/accounts.module.js';
+import { AggregationModule } from './modules/aggregation/aggregation.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { IntegrityModule } from './modules/integrity/integrity.module.js';
 import { MarketModule } from './modules/market/market.module.js';
 import { PortfoliosModule } from './modules/portfolios/portfolios.module.js';
+import { QScoreModule } from './modules/qscore/qscore.module.js';
 import { ScoringModule } from './modules/scoring/scoring.module.js';
 import { SandboxModule } from './modules/sandbox/sandbox.module.js';
+import { SimulationModule } from './modules/simulation/simulation.module.js';
 import { StatusModule } from './modules/status/status.module.js';
+import { TaxModule } from './modules/tax/tax.module.js';
 import { TenancyModule } from './modules/tenancy/tenancy.module.js';
+import { WalletsModule } from './modules/wallets/wallets.module.js';
 
 @Module({})
 export class AppModule {
@@ -47,6 +52,11 @@ export class AppModule {
         IntegrityModule,
         ScoringModule,
         PortfoliosModule,
+        TaxModule,
+        QScoreModule,
+        AggregationModule,
+        WalletsModule,
+        SimulationModule,
       ],
       providers: [
         // Order matters: authenticate, then check scopes, then count the request against the client.

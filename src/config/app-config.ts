@@ -8,6 +8,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -26,6 +27,12 @@ const toBool = ({ value }: { value: unknown }) => {
   if (value === false || value === 'false' || value === '0') return false;
   return value;
 };
+const toNumber = ({ value }: { value: unknown }) =>
+  value === undefined || value === ''
+    ? undefined
+    : /^-?\d+(\.\d+)?$/.test(String(value))
+      ? Number(value)
+      : value;
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
 export class AppConfig {
@@ -158,6 +165,19 @@ export class AppConfig {
   @IsOptional()
   @IsString()
   COINGECKO_API_KEY?: string;
+
+  /**
+   * Benchmark CAGR (a fraction) that /roi/projection's benchmark_diff compares with. Default 0.10:
+   * US large-cap equities, S&P 500 total return, nominal, long run (docs/simulation.md).
+   */
+  @Transform(toNumber)
+  @IsNumber(
+    { allowNaN: false, allowInfinity: false },
+    { message: 'ROI_BENCHMARK_CAGR must be a number (a fraction, e.g. 0.1)' },
+  )
+  @Min(-0.99)
+  @Max(10)
+  ROI_BENCHMARK_CAGR = 0.1;
 
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';

@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+/**
+ * Gains-report benchmark: one account with 100,000 transactions on Postgres, inserted directly
+ * with multi-row INSERTs into a schema of its own (dropped afterwards), then
+ * GET /taip/gains-report?tax_year=…&account_id=… timed over HTTP (p50 of N runs after a warm-up),
+ * with the split between loading the ledger and the cost-basis engine, and Form 8949 as CSV.
+ *
+ *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/gains-report.mjs \
+ *     [--transactions 100000] [--runs 10] [--year 2024]
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+
+const { values: args } = parseArgs({
+  options: {
+    transactions: { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '10' },
+    year: { type: 'string', default: '2024' },
+  },
+});
+const COUNT = Number(args.transactions);
+const RUNS = Number(args.runs);
+const YEAR = Number(args.year);
+const DATABASE_URL = process.env.DATABASE_URL;
+if (!DATABASE_URL) {
+  console.error('DATABASE_URL (a Postgres server) is required, e.g. postgres://postgres@127.0.0.1:5432/test');
+  process.exit(2);
+}
+const SCHEMA = `bench_gains_${randomBytes(4).toString('hex')}`;
+
+const { createApp } = await import('../dist/src/app.factory.js');
+const { loadConfig } = await import('../dist/src/config/app-config.js');
+const { LedgerService } = await import('../dist/src/modules/accounts/ledger/ledger.service.js');
+const { computeCostBasis } = await import('../dist/src/domain/cost-basis/index.js');
+const { SeededRandom } = await import('../dist/src/domain/random/seeded-random.js');
+const { sandboxTenantId } = await import('../dist/src/modules/sandbox/sandbox-ids.js');
+
+/** Realistic trading since 2020: buys, sales of part of a holding (never more than held), fees. */
+function* history(count) {
+  const random = new SeededRandom('bench:gains-report');
+  const held = { BTC: 0, ETH: 0, SOL: 0 };
+  const price = { BTC: 9_000, ETH: 180, SOL: 2 };
+  const start = Date.parse('2020-01-01T00:00:00Z');
+  const step = Math.floor((Date.parse('2026-01-01T00:00:00Z') - start) / count);
+  for (let i = 0; i < count;) {
+    const symbol = ['BTC', 'ETH', 'SOL'][random.int(0, 2)];
+    price[symbol] = Math.max(0.5, price[symbol] * Math.exp(0.03 * random.normal()));
+    const priceUsd = price[symbol].toFixed(2);
+    const sell = held[symbol] > 0 && random.next() < 0.3;
+    const amount = sell
+      ? Math.floor(held[symbol] * (0.1 + 0.4 * random.next()) * 1e8) / 1e8
+      : Math.floor(((100 + 2_000 * random.next()) / price[symbol]) * 1e8) / 1e8;
+    if (amount <= 0) continue;
+    held[symbol] = Math.round((held[symbol] + (sell ? -amount : amount)) * 1e8) / 1e8;
+    yield [
+      `bench-${String(i).padStart(6, '0')}`,
+      symbol,
+      sell ? 'sell' : 'buy',
+      amount.toFixed(8),
+      priceUsd,
+      (Number(priceUsd) * amount * 0.0026).toFixed(2),
+      new Date(start + i * step),
+    ];
+    i++;
+  }
+}
+
+const admin = new pg.Client({ connectionString: DATABASE_URL });
+await admin.connect();
+await admin.query(`CREATE SCHEMA ${SCHEMA}`);
+let app;
+try {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SCHEDULER_ENABLED: 'false',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    DATABASE_TIMEOUT_MS: '60000',
+    DATABASE_URL,
+    DATABASE_SCHEMA: SCHEMA,
+  });
+  app = await createApp(config, { logs: false });
+  await app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+
+  // The account and its history, straight into the schema the service runs on.
+  const tenantId = sandboxTenantId('sandbox');
+  const accountId = randomUUID();
+  await admin.query(`SET search_path TO ${SCHEMA}`);
+  await admin.query(
+    `INSERT INTO account (id, tenant_id, collection_id, identity, platform, source, sync_status, connection_status,
+       balance_source, last_synced_at, created_on)
+     VALUES ($1, $2, $3, $4, 'kraken', 'csv', 'synced', 'connected', 'calculated', now(), now())`,
+    [accountId, tenantId, randomUUID(), `bench-gains-${COUNT}`],
+  );
+  let started = performance.now();
+  let batch = [];
+  const flush = async () => {
+    const params = [tenantId, accountId];
+    const values = batch.map((row) => {
+      const at = params.length;
+      params.push(...row);
+      const p = (i) => `$${at + i}`;
+      return `($1, $2, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}::numeric, ${p(5)}::numeric, ${p(6)}::numeric, ${p(7)}::timestamptz, NULL)`;
+    });
+    await admin.query(
+      `INSERT INTO "transaction" (tenant_id, account_id, transaction_id, symbol, direction, amount, price_usd, fee_usd, occurred_at, transfer_id)
+       VALUES ${values.join(', ')}`,
+      params,
+    );
+    batch = [];
+  };
+  for (const row of history(COUNT)) {
+    batch.push(row);
+    if (batch.length === 1_000) await flush();
+  }
+  if (batch.length) await flush();
+  await admin.query('ANALYZE "transaction"');
+  const insertMs = Math.round(performance.now() - started);
+
+  const token = (
+    await (
+      await fetch(`${base}/v1/api/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),
+      })
+    ).json()
+  ).result.accessToken;
+
+  async function time(path) {
+    const t0 = performance.now();
+    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const body = await res.text();
+    const ms = performance.now() - t0;
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body}`);
+    return { ms, body };
+  }
+  async function measure(path, runs) {
+    const { body } = await time(path); // warm-up
+    const times = [];
+    for (let i = 0; i < runs; i++) times.push((await time(path)).ms);
+    times.sort((a, b) => a - b);
+    const round = (ms) => Math.round(ms);
+    return {
+      runs,
+      p50Ms: round(times[Math.floor((times.length - 1) / 2)]),
+      minMs: round(times[0]),
+      maxMs: round(times[times.length - 1]),
+      body,
+    };
+  }
+
+  const report = await measure(`/taip/gains-report?tax_year=${YEAR}&account_id=${accountId}`, RUNS);
+  const hifo = await measure(
+    `/taip/gains-report?tax_year=${YEAR}&account_id=${accountId}&method=hifo`,
+    Math.ceil(RUNS / 2),
+  );
+  const csv = await measure(
+    `/taip/form-8949?tax_year=${YEAR}&account_id=${accountId}&format=csv`,
+    Math.ceil(RUNS / 2),
+  );
+
+  // Where the time goes: loading the ledger, then the engine.
+  started = performance.now();
+  const { entries } = await app.get(LedgerService).ledgerForAccount(tenantId, accountId);
+  const ledgerMs = Math.round(performance.now() - started);
+  started = performance.now();
+  const result = computeCostBasis(entries, { method: 'fifo' });
+  const engineMs = Math.round(performance.now() - started);
+
+  const gains = JSON.parse(report.body);
+  console.log(
+    JSON.stringify(
+      {
+        database: 'postgres',
+        transactions: entries.length,
+        disposalRowsAllYears: result.disposals.length,
+        insertMs,
+        gainsReport: {
+          path: `/taip/gains-report?tax_year=${YEAR}&account_id=…`,
+          runs: report.runs,
+          p50Ms: report.p50Ms,
+          minMs: report.minMs,
+          maxMs: report.maxMs,
+          result: {
+            net_gains: gains.net_gains,
+            transactions: gains.transactions,
+            lines: gains.short_term_totals.lines + gains.long_term_totals.lines,
+            form_8949: gains.form_8949,
+          },
+        },
+        gainsReportHifo: { runs: hifo.runs, p50Ms: hifo.p50Ms, minMs: hifo.minMs, maxMs: hifo.maxMs },
+        form8949Csv: {
+          runs: csv.runs,
+          p50Ms: csv.p50Ms,
+          minMs: csv.minMs,
+          maxMs: csv.maxMs,
+          bytes: Buffer.byteLength(csv.body),
+        },
+        split: { loadLedgerMs: ledgerMs, costBasisEngineMs: engineMs },
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  await app?.close();
+  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+  await admin.end();
+}
+process.exit(0);

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { MarketModule } from '../market/market.module.js';
+import { ScoringModule } from '../scoring/scoring.module.js';
+import { AccountEvaluationService } from './account-evaluation.service.js';
+import { EvaluateController } from './evaluate.controller.js';
+
+/**
+ * /qscore/evaluate (design §8): a linked account's holdings as of a date, scored.
+ *
+ * Owns: cutting the ledger at the end of a UTC day, valuing the holdings at that day's prices and
+ * choosing what can be scored. Never: computes lots (the cost-basis engine does) or scores (the
+ * scoring module does), writes anything.
+ */
+@Module({
+  imports: [AccountsModule, ScoringModule, MarketModule],
+  controllers: [EvaluateController],
+  providers: [AccountEvaluationService],
+})
+export class QScoreModule {}

@@ -1,0 +1,110 @@
+/**
+ * /qsim/simulate (design §9, docs/simulation.md): validates what the DTO cannot (symbols known,
+ * unique, weights summing to 1), loads aligned history and runs the pure Monte Carlo simulator
+ * with a seed (the caller's, or one chosen here and returned so the run can be repeated).
+ */
+import { Injectable } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
+import { DomainError, ErrorCode, type FieldErrors } from '../../common/errors/domain-error.js';
+import {
+  simulatePortfolio,
+  SIMULATION_DEFAULTS,
+  WEIGHT_SUM_TOLERANCE,
+  type ScenarioName,
+  type SimulationScenario,
+} from '../../domain/simulation/monte-carlo.js';
+import { SimulationError, SimulationErrorCode } from '../../domain/simulation/simulation-error.js';
+import { MarketHistoryService } from './market-history.service.js';
+
+export interface SimulationRequest {
+  readonly portfolio: readonly { readonly symbol: string; readonly weight: number }[];
+  readonly horizonYears: number;
+  readonly scenarios: readonly ScenarioName[];
+  readonly principalUsd?: number;
+  readonly seed?: number | string;
+}
+
+export interface SimulationOutcome {
+  /** In the order requested. */
+  readonly scenarios: readonly SimulationScenario[];
+  readonly seed: number | string;
+  readonly principalUsd: number;
+  readonly horizonYears: number;
+  readonly paths: number;
+  readonly stepsPerYear: number;
+  readonly historyFrom: string;
+  readonly historyTo: string;
+  readonly historyDays: number;
+}
+
+@Injectable()
+export class SimulationService {
+  constructor(private readonly history: MarketHistoryService) {}
+
+  async simulate(request: SimulationRequest): Promise<SimulationOutcome> {
+    const symbols = request.portfolio.map((entry) => entry.symbol.toUpperCase());
+    const known = await this.history.knownSymbols();
+    const errors: FieldErrors = {};
+    symbols.forEach((symbol, i) => {
+      if (symbols.indexOf(symbol) !== i)
+        errors[`portfolio.${i}.symbol`] = [`${symbol} appears more than once.`];
+      else if (!known.has(symbol)) errors[`portfolio.${i}.symbol`] = [`${symbol} is not a known asset.`];
+    });
+    if (Object.keys(errors).length > 0) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'One or more validation errors occurred.', errors);
+    }
+    const weightSum = request.portfolio.reduce((sum, entry) => sum + entry.weight, 0);
+    if (Math.abs(weightSum - 1) > WEIGHT_SUM_TOLERANCE) {
+      throw DomainError.validation(
+        'portfolio',
+        `The weights must sum to 1 (± ${WEIGHT_SUM_TOLERANCE}); they sum to ${Math.round(weightSum * 1e8) / 1e8}.`,
+      );
+    }
+
+    const aligned = await this.history.alignedDailyLogReturns(symbols);
+    // The caller's seed repeats a run exactly; without one, a fresh seed is chosen and returned.
+    const seed = request.seed ?? randomInt(0, 2 ** 31 - 1);
+    let result;
+    try {
+      result = simulatePortfolio({
+        assets: symbols.map((symbol, i) => ({ symbol, weight: request.portfolio[i].weight })),
+        dailyLogReturns: aligned.dailyLogReturns,
+        horizonYears: request.horizonYears,
+        seed,
+        principalUsd: request.principalUsd ?? SIMULATION_DEFAULTS.principalUsd,
+      });
+    } catch (error) {
+      throw error instanceof SimulationError ? toDomainError(error) : error;
+    }
+    return {
+      scenarios: request.scenarios.map((name) =>
+        result.scenarios.find((scenario) => scenario.name === name)!,
+      ),
+      seed,
+      principalUsd: result.principalUsd,
+      horizonYears: result.horizonYears,
+      paths: result.paths,
+      stepsPerYear: result.stepsPerYear,
+      historyFrom: aligned.from,
+      historyTo: aligned.to,
+      historyDays: aligned.dailyLogReturns[0].length,
+    };
+  }
+}
+
+/** The DTO and the checks above catch invalid input first; what remains is about the history. */
+export function toDomainError(error: SimulationError): DomainError {
+  if (error.code === SimulationErrorCode.InvalidInput) {
+    return new DomainError(ErrorCode.ValidationFailed, 'One or more validation errors occurred.', {
+      body: [error.message],
+    });
+  }
+  return new DomainError(
+    ErrorCode.Unprocessable,
+    error.code === SimulationErrorCode.InsufficientHistory
+      ? `Not enough stored history: ${error.message}.`
+      : `The assets' return history cannot be simulated: ${error.message}.`,
+    undefined,
+    error.code === SimulationErrorCode.InsufficientHistory ? 'insufficient_history' : 'degenerate_history',
+  );
+}

@@ -1,0 +1,96 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+  type ValidationArguments,
+} from 'class-validator';
+
+/** A four-digit year; the range (2009 up to the current year) is checked against the clock by the service. */
+@ValidatorConstraint({ name: 'taxYear' })
+class TaxYearFormat implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && /^\d{4}$/.test(value);
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return args.value === undefined
+      ? 'tax_year is required: a four-digit year, e.g. 2024.'
+      : 'tax_year must be a four-digit year, e.g. 2024.';
+  }
+}
+
+const upperCase = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.toUpperCase() : value;
+const lowerCase = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.toLowerCase() : value;
+
+export class TaxReportQueryDto {
+  @ApiProperty({
+    description: 'Tax year: four digits, from 2009 up to the current year (UTC).',
+    example: '2024',
+    type: String,
+    pattern: '^\\d{4}$',
+  })
+  @Validate(TaxYearFormat)
+  tax_year: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Report on this account only (UUID). Default: every account of the tenant. Another tenant’s account answers 404.',
+    format: 'uuid',
+  })
+  @IsOptional()
+  @IsUUID('all', { message: 'account_id must be a UUID.' })
+  @Transform(lowerCase)
+  account_id?: string;
+
+  @ApiPropertyOptional({
+    description: 'Report on the account with this partner identity instead (not together with account_id).',
+    example: 'sandbox:coinbase-main',
+  })
+  @IsOptional()
+  @IsString({ message: 'identity must be a string.' })
+  @MinLength(1)
+  @MaxLength(200)
+  identity?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only this asset (ticker, case-insensitive). Default: every asset (`asset` is then `ALL`).',
+    example: 'BTC',
+  })
+  @IsOptional()
+  @IsString({ message: 'asset must be a ticker.' })
+  @Matches(/^[A-Za-z0-9]{1,20}$/, { message: 'asset must be a ticker of 1-20 letters or digits, e.g. BTC.' })
+  @Transform(upperCase)
+  asset?: string;
+
+  @ApiPropertyOptional({
+    description: 'Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first).',
+    enum: ['fifo', 'hifo'],
+    default: 'fifo',
+  })
+  @IsOptional()
+  @IsIn(['fifo', 'hifo'], { message: 'method must be fifo or hifo.' })
+  method?: 'fifo' | 'hifo';
+}
+
+export class Form8949QueryDto extends TaxReportQueryDto {
+  @ApiPropertyOptional({
+    description:
+      '`json` (default) or `csv` (text/csv; charset=utf-8, RFC 4180, one row per line, as an attachment).',
+    enum: ['json', 'csv'],
+    default: 'json',
+  })
+  @IsOptional()
+  @IsIn(['json', 'csv'], { message: 'format must be json or csv.' })
+  format?: 'json' | 'csv';
+}

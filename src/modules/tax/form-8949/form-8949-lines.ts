@@ -1,0 +1,168 @@
+/**
+ * Form 8949 lines from the cost-basis engine's disposal rows (docs/tax-report.md). Pure: no
+ * framework, database or clock.
+ *
+ * Owns: which part and box a line goes to, rounding each line to cents (once, here, at the edge)
+ * and the totals, which are sums of the rounded lines so that a form, its CSV and the gains
+ * report add up to the same cents. Never: decides lots, basis or holding periods (the engine
+ * does) or formats currency text (src/domain/money/format.ts does).
+ */
+import { Decimal } from 'decimal.js';
+import type { Disposal, HoldingTerm } from '../../../domain/cost-basis/index.js';
+import { canonicalDecimal, roundUsdToCents } from '../../../domain/money/format.js';
+
+/** First tax year with the digital-asset boxes G–L (2025 Form 8949). */
+export const FIRST_DIGITAL_ASSET_BOX_YEAR = 2025;
+
+export type Form8949Part = 'I' | 'II';
+export type Form8949Box = 'C' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L';
+/**
+ * Who held the coins when they were disposed of: a custodial platform (an exchange: a broker
+ * that files Form 1099-DA from 2025) or the client's own on-chain wallet (no broker, no 1099-DA).
+ */
+export type Custody = 'custodial' | 'self_custody';
+/** Why a line must be reviewed before filing. */
+export type LineReviewReason = 'unknown_basis' | 'uncovered_disposal';
+
+/**
+ * The box of a line. Before 2025: C (short) / F (long), "not reported to you on Form 1099-B".
+ * From 2025 (digital-asset boxes), assuming no broker reported basis to the IRS:
+ *   custodial    → H (short) / K (long): "reported on Form(s) 1099-DA showing basis was not reported to the IRS";
+ *   self_custody → I (short) / L (long): "not reported to you on Form 1099-DA".
+ * G / J (1099-DA with basis reported) are never chosen: the service cannot know what a broker
+ * reported; docs/tax-report.md says when to move lines there.
+ */
+export function form8949Box(taxYear: number, term: HoldingTerm, custody: Custody): Form8949Box {
+  if (taxYear < FIRST_DIGITAL_ASSET_BOX_YEAR) return term === 'short' ? 'C' : 'F';
+  if (custody === 'custodial') return term === 'short' ? 'H' : 'K';
+  return term === 'short' ? 'I' : 'L';
+}
+
+export interface Form8949Line {
+  readonly part: Form8949Part;
+  readonly box: Form8949Box;
+  readonly term: HoldingTerm;
+  readonly symbol: string;
+  /** Canonical decimal text of the quantity disposed of. */
+  readonly quantity: string;
+  /** Column (a), e.g. "0.5 BTC". */
+  readonly description: string;
+  /** Column (b), UTC date YYYY-MM-DD; null when no lot covered the quantity. */
+  readonly dateAcquired: string | null;
+  /** Column (c), UTC date YYYY-MM-DD. */
+  readonly dateSold: string;
+  /** Column (d), rounded half-up to cents. */
+  readonly proceedsUsd: Decimal;
+  /** Column (e), rounded half-up to cents ('0' placeholder when the basis is unknown: flagged). */
+  readonly costBasisUsd: Decimal;
+  /** Column (h) = (d) − (e) of the rounded columns, as the form requires. */
+  readonly gainUsd: Decimal;
+  readonly accountId: string;
+  readonly transactionId: string;
+  readonly reviewReason: LineReviewReason | null;
+}
+
+export interface LineTotals {
+  readonly lines: number;
+  readonly proceedsUsd: Decimal;
+  readonly costBasisUsd: Decimal;
+  readonly gainUsd: Decimal;
+}
+
+export interface BoxTotals extends LineTotals {
+  readonly part: Form8949Part;
+  readonly box: Form8949Box;
+  readonly term: HoldingTerm;
+}
+
+const utcDate = (instant: Date): string => instant.toISOString().slice(0, 10);
+
+const BOX_ORDER: readonly Form8949Box[] = ['C', 'G', 'H', 'I', 'F', 'J', 'K', 'L'];
+
+/**
+ * One line per disposal row, ordered as they go on the form: part I before part II, by box,
+ * then by date sold (the engine's processing order within a day).
+ */
+export function toForm8949Lines(
+  disposals: readonly Disposal[],
+  taxYear: number,
+  custodyOf: (accountId: string) => Custody,
+): Form8949Line[] {
+  const keyed = disposals.map((disposal, index) => {
+    const line = toLine(disposal, taxYear, custodyOf);
+    return { line, box: BOX_ORDER.indexOf(line.box), index };
+  });
+  keyed.sort(
+    (a, b) =>
+      a.box - b.box ||
+      (a.line.dateSold < b.line.dateSold ? -1 : a.line.dateSold > b.line.dateSold ? 1 : 0) ||
+      a.index - b.index,
+  );
+  return keyed.map(({ line }) => line);
+}
+
+function toLine(
+  disposal: Disposal,
+  taxYear: number,
+  custodyOf: (accountId: string) => Custody,
+): Form8949Line {
+  const proceedsUsd = roundUsdToCents(disposal.proceedsUsd);
+  const costBasisUsd = roundUsdToCents(disposal.costBasisUsd);
+  const quantity = canonicalDecimal(disposal.quantity);
+  return {
+    part: disposal.term === 'short' ? 'I' : 'II',
+    box: form8949Box(taxYear, disposal.term, custodyOf(disposal.accountId)),
+    term: disposal.term,
+    symbol: disposal.symbol,
+    quantity,
+    description: `${quantity} ${disposal.symbol}`,
+    dateAcquired: disposal.acquiredAt ? utcDate(disposal.acquiredAt) : null,
+    dateSold: utcDate(disposal.disposedAt),
+    proceedsUsd,
+    costBasisUsd,
+    gainUsd: proceedsUsd.minus(costBasisUsd),
+    accountId: disposal.accountId,
+    transactionId: disposal.transactionId,
+    reviewReason: disposal.basisKnown
+      ? null
+      : disposal.acquiredAt === null
+        ? 'uncovered_disposal'
+        : 'unknown_basis',
+  };
+}
+
+export function sumLines(lines: readonly Form8949Line[]): LineTotals {
+  let proceedsUsd = new Decimal(0);
+  let costBasisUsd = new Decimal(0);
+  let gainUsd = new Decimal(0);
+  for (const line of lines) {
+    proceedsUsd = proceedsUsd.plus(line.proceedsUsd);
+    costBasisUsd = costBasisUsd.plus(line.costBasisUsd);
+    gainUsd = gainUsd.plus(line.gainUsd);
+  }
+  return { lines: lines.length, proceedsUsd, costBasisUsd, gainUsd };
+}
+
+export function addTotals(a: LineTotals, b: LineTotals): LineTotals {
+  return {
+    lines: a.lines + b.lines,
+    proceedsUsd: a.proceedsUsd.plus(b.proceedsUsd),
+    costBasisUsd: a.costBasisUsd.plus(b.costBasisUsd),
+    gainUsd: a.gainUsd.plus(b.gainUsd),
+  };
+}
+
+/** Totals per box that has lines (each box is one set of Form 8949 pages), in form order. */
+export function totalsByBox(lines: readonly Form8949Line[]): BoxTotals[] {
+  return BOX_ORDER.flatMap((box) => {
+    const inBox = lines.filter((line) => line.box === box);
+    if (inBox.length === 0) return [];
+    const { part, term } = inBox[0];
+    return [{ part, box, term, ...sumLines(inBox) }];
+  });
+}
+
+/** Cents as plain decimal text for the form and CSV ("1234.50", "-20.00"); never "-0.00". */
+export function centsText(value: Decimal): string {
+  return value.isZero() ? '0.00' : value.toFixed(2);
+}

@@ -1,0 +1,114 @@
+import type { Disposal } from '../../../domain/cost-basis/index.js';
+import { csvField, toForm8949Csv } from './form-8949-csv.js';
+import { centsText, form8949Box, sumLines, toForm8949Lines, totalsByBox } from './form-8949-lines.js';
+
+const disposal = (fields: Partial<Disposal>): Disposal => ({
+  accountId: 'acc',
+  transactionId: 'tx',
+  direction: 'sell',
+  symbol: 'BTC',
+  quantity: '0.5',
+  acquiredAt: new Date('2023-01-15T10:00:00Z'),
+  disposedAt: new Date('2024-06-01T10:00:00Z'),
+  proceedsUsd: '100',
+  costBasisUsd: '40',
+  gainUsd: '60',
+  term: 'long',
+  basisKnown: true,
+  lotOriginTransactionId: 'b1',
+  ...fields,
+});
+
+describe('form8949Box', () => {
+  it.each([
+    [2024, 'short', 'custodial', 'C'],
+    [2024, 'long', 'self_custody', 'F'],
+    [2009, 'short', 'self_custody', 'C'],
+    [2025, 'short', 'custodial', 'H'],
+    [2025, 'long', 'custodial', 'K'],
+    [2025, 'short', 'self_custody', 'I'],
+    [2026, 'long', 'self_custody', 'L'],
+  ] as const)('%i %s %s → %s', (year, term, custody, box) => {
+    expect(form8949Box(year, term, custody)).toBe(box);
+  });
+});
+
+describe('toForm8949Lines', () => {
+  it('rounds each line half-up to cents and takes the gain from the rounded columns', () => {
+    const [line] = toForm8949Lines(
+      [disposal({ proceedsUsd: '11227.5', costBasisUsd: '9982.495', gainUsd: '1245.005' })],
+      2024,
+      () => 'custodial',
+    );
+    expect([centsText(line.proceedsUsd), centsText(line.costBasisUsd), centsText(line.gainUsd)]).toEqual([
+      '11227.50',
+      '9982.50',
+      '1245.00',
+    ]);
+    expect(line).toMatchObject({ part: 'II', box: 'F', description: '0.5 BTC', dateAcquired: '2023-01-15' });
+  });
+
+  it('orders part I before part II, by box, then by date sold, keeping the engine order within a day', () => {
+    const lines = toForm8949Lines(
+      [
+        disposal({ transactionId: 'l2', disposedAt: new Date('2025-03-01T00:00:00Z') }),
+        disposal({ transactionId: 'w', accountId: 'wallet', disposedAt: new Date('2025-01-01T00:00:00Z') }),
+        disposal({ transactionId: 's', term: 'short', disposedAt: new Date('2025-09-01T00:00:00Z') }),
+        disposal({ transactionId: 'l1a', disposedAt: new Date('2025-02-01T09:00:00Z') }),
+        disposal({ transactionId: 'l1b', disposedAt: new Date('2025-02-01T08:00:00Z') }),
+      ],
+      2025,
+      (id) => (id === 'wallet' ? 'self_custody' : 'custodial'),
+    );
+    expect(lines.map((l) => `${l.box}:${l.transactionId}`)).toEqual(['H:s', 'K:l1a', 'K:l1b', 'K:l2', 'L:w']);
+    expect(totalsByBox(lines).map((b) => [b.box, b.lines, centsText(b.gainUsd)])).toEqual([
+      ['H', 1, '60.00'],
+      ['K', 3, '180.00'],
+      ['L', 1, '60.00'],
+    ]);
+    expect(centsText(sumLines(lines).gainUsd)).toBe('300.00');
+  });
+
+  it('flags unknown basis and uncovered quantity', () => {
+    const lines = toForm8949Lines(
+      [
+        disposal({ basisKnown: false, costBasisUsd: '0', gainUsd: '100' }),
+        disposal({ basisKnown: false, acquiredAt: null, lotOriginTransactionId: null, term: 'short' }),
+      ],
+      2024,
+      () => 'custodial',
+    );
+    expect(lines.map((l) => [l.reviewReason, l.dateAcquired])).toEqual([
+      ['uncovered_disposal', null],
+      ['unknown_basis', '2023-01-15'],
+    ]);
+  });
+});
+
+describe('Form 8949 CSV', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\r\nlines', '"two\r\nlines"'],
+  ])('quotes %j per RFC 4180', (value, quoted) => {
+    expect(csvField(value)).toBe(quoted);
+  });
+
+  it('has a header, CRLF line ends, and never lets a transaction id run as a formula', () => {
+    const csv = toForm8949Csv(
+      toForm8949Lines(
+        [disposal({ transactionId: '=HYPERLINK("x")', gainUsd: '-20' })],
+        2024,
+        () => 'custodial',
+      ),
+    );
+    const [header, row, end] = csv.split('\r\n');
+    expect(header.split(',')[0]).toBe('Part');
+    expect(row).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(row.startsWith('II,F,0.5 BTC,2023-01-15,2024-06-01,100.00,40.00,,,60.00,long,BTC,0.5,acc,')).toBe(
+      true,
+    );
+    expect(end).toBe('');
+  });
+});

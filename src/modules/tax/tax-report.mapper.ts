@@ -1,0 +1,141 @@
+/** Service results → response DTOs. Currency text comes from the one shared formatter (design §9). */
+import { formatUsd } from '../../domain/money/format.js';
+import type {
+  AssetGainsDto,
+  BoxTotalsDto,
+  Form8949Dto,
+  Form8949LineDto,
+  GainsReportDto,
+  PartTotalsDto,
+  TermTotalsDto,
+} from './dto/tax-responses.dto.js';
+import {
+  centsText,
+  FIRST_DIGITAL_ASSET_BOX_YEAR,
+  type BoxTotals,
+  type Form8949Line,
+  type LineTotals,
+} from './form-8949/form-8949-lines.js';
+import type { Form8949Report, GainsReport, ReadinessReason } from './tax-report.service.js';
+
+export const WASH_SALE_NOTE =
+  'Wash-sale rules (IRC §1091) are not applied: they cover stock and securities, not digital assets.';
+const ROUNDING_NOTE =
+  'Each Form 8949 line is rounded to cents (half-up) and its gain is proceeds − basis of the rounded amounts; totals are sums of the lines. `exact` holds the unrounded sums, which agree with the balances’ realizedGainLoss.';
+const LOTS_NOTE =
+  'Lots are kept per account (per-wallet basis, Rev. Proc. 2024-28); a transfer between own accounts keeps the acquisition date and basis.';
+
+const reasons = (list: readonly ReadinessReason[]) =>
+  list.map(({ code, count, message }) => ({ code, count, message }));
+
+function termTotals(totals: LineTotals): TermTotalsDto {
+  return {
+    lines: totals.lines,
+    proceeds: formatUsd(totals.proceedsUsd),
+    cost_basis: formatUsd(totals.costBasisUsd),
+    gains: formatUsd(totals.gainUsd),
+  };
+}
+
+export function toGainsReportDto(report: GainsReport): GainsReportDto {
+  return {
+    asset: report.asset,
+    net_gains: formatUsd(report.totals.total.gainUsd),
+    transactions: report.transactions,
+    form_8949: report.readiness.status,
+    form_8949_reasons: reasons(report.readiness.reasons),
+    short_term: formatUsd(report.totals.shortTerm.gainUsd),
+    long_term: formatUsd(report.totals.longTerm.gainUsd),
+    short_term_totals: termTotals(report.totals.shortTerm),
+    long_term_totals: termTotals(report.totals.longTerm),
+    assets: report.assets.map((asset): AssetGainsDto => ({
+      asset: asset.symbol,
+      transactions: asset.transactions,
+      net_gains: formatUsd(asset.total.gainUsd),
+      short_term: formatUsd(asset.shortTerm.gainUsd),
+      long_term: formatUsd(asset.longTerm.gainUsd),
+      proceeds: formatUsd(asset.total.proceedsUsd),
+      cost_basis: formatUsd(asset.total.costBasisUsd),
+    })),
+    exact: {
+      net_gains_usd: report.exact.netGainUsd,
+      short_term_usd: report.exact.shortTermGainUsd,
+      long_term_usd: report.exact.longTermGainUsd,
+      proceeds_usd: report.exact.proceedsUsd,
+      cost_basis_usd: report.exact.costBasisUsd,
+    },
+    ordinary_income: formatUsd(report.ordinaryIncomeUsd),
+    tax_year: report.taxYear,
+    method: report.method,
+    account_id: report.account?.id ?? null,
+    accounts: report.accountCount,
+    wash_sale_rules_applied: false,
+    notes: [WASH_SALE_NOTE, ROUNDING_NOTE, LOTS_NOTE],
+  };
+}
+
+export function boxAssumption(taxYear: number): string {
+  return taxYear < FIRST_DIGITAL_ASSET_BOX_YEAR
+    ? 'Before 2025: box C (short-term) / F (long-term), transactions not reported to you on Form 1099-B.'
+    : 'From 2025, digital-asset boxes, assuming no broker reported basis to the IRS: exchange accounts H (short-term) / K (long-term), reported on Form 1099-DA without basis; own on-chain wallets I / L, not reported on Form 1099-DA. Move lines to G / J where a Form 1099-DA shows basis reported to the IRS.';
+}
+
+function lineDto(line: Form8949Line): Form8949LineDto {
+  return {
+    part: line.part,
+    box: line.box,
+    term: line.term,
+    description: line.description,
+    date_acquired: line.dateAcquired,
+    date_sold: line.dateSold,
+    proceeds: centsText(line.proceedsUsd),
+    cost_basis: centsText(line.costBasisUsd),
+    gain: centsText(line.gainUsd),
+    asset: line.symbol,
+    quantity: line.quantity,
+    account_id: line.accountId,
+    transaction_id: line.transactionId,
+    needs_review: line.reviewReason !== null,
+    review_reason: line.reviewReason,
+  };
+}
+
+function partTotals(part: 'I' | 'II', totals: LineTotals): PartTotalsDto {
+  return {
+    part,
+    term: part === 'I' ? 'short' : 'long',
+    lines: totals.lines,
+    proceeds: centsText(totals.proceedsUsd),
+    cost_basis: centsText(totals.costBasisUsd),
+    gain: centsText(totals.gainUsd),
+  };
+}
+
+const boxTotals = (totals: BoxTotals): BoxTotalsDto => ({
+  ...partTotals(totals.part, totals),
+  box: totals.box,
+});
+
+export function toForm8949Dto(report: Form8949Report): Form8949Dto {
+  return {
+    tax_year: report.taxYear,
+    asset: report.asset,
+    method: report.method,
+    account_id: report.account?.id ?? null,
+    form_8949: report.readiness.status,
+    form_8949_reasons: reasons(report.readiness.reasons),
+    box_assumption: boxAssumption(report.taxYear),
+    lines: report.lines.map(lineDto),
+    totals: report.boxTotals.map(boxTotals),
+    part_i_totals: partTotals('I', report.totals.shortTerm),
+    part_ii_totals: partTotals('II', report.totals.longTerm),
+  };
+}
+
+/** Attachment name: form-8949-2024.csv, with the asset and account when narrowed. */
+export function csvFileName(report: Form8949Report): string {
+  const parts = ['form-8949', String(report.taxYear)];
+  if (report.asset !== 'ALL') parts.push(report.asset.toLowerCase());
+  if (report.account) parts.push(report.account.id.slice(0, 8));
+  return `${parts.join('-')}.csv`;
+}

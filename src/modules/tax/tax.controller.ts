@@ -1,0 +1,73 @@
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
+import type { AuthenticatedClient } from '../../common/http/request-context.js';
+import { Form8949QueryDto, TaxReportQueryDto } from './dto/tax-queries.dto.js';
+import { Form8949Dto, GainsReportDto } from './dto/tax-responses.dto.js';
+import { toForm8949Csv } from './form-8949/form-8949-csv.js';
+import { csvFileName, toForm8949Dto, toGainsReportDto } from './tax-report.mapper.js';
+import { TaxReportService, type TaxReportQuery } from './tax-report.service.js';
+
+const toQuery = (query: TaxReportQueryDto): TaxReportQuery => ({
+  taxYear: Number(query.tax_year),
+  accountId: query.account_id,
+  identity: query.identity,
+  asset: query.asset,
+  method: query.method ?? 'fifo',
+});
+
+@ApiTags('Tax reporting')
+@Scopes('partner')
+@Controller('taip')
+export class TaxController {
+  constructor(private readonly reports: TaxReportService) {}
+
+  @Get('gains-report')
+  @ApiOperation({
+    summary: 'Realized gains of a tax year, prepared for Form 8949',
+    description:
+      'Every account of the tenant, or one (`account_id` or `identity`). Same cost-basis engine and ledger as the balances: summed over all years, the FIFO report equals the balances’ realizedGainLoss. Wash-sale rules are not applied. Rules: docs/tax-report.md.',
+  })
+  @ApiOkResponse({ type: GainsReportDto })
+  @ApiBadRequestResponse({
+    description:
+      'tax_year missing, not four digits, before 2009 or after the current year; a malformed parameter (named in errors).',
+  })
+  @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
+  async gainsReport(
+    @CurrentClient() client: AuthenticatedClient,
+    @Query() query: TaxReportQueryDto,
+  ): Promise<GainsReportDto> {
+    return toGainsReportDto(await this.reports.gainsReport(client.tenantId, toQuery(query)));
+  }
+
+  @Get('form-8949')
+  @ApiOperation({
+    summary: 'Form 8949 lines of a tax year, as JSON or CSV',
+    description:
+      'One line per lot piece disposed of: description, dates acquired and sold, proceeds, basis and gain in cents, part and box (C/F before 2025; H/K for exchanges and I/L for own wallets from 2025), totals per box and part. `format=csv` answers an RFC 4180 attachment whose columns sum to the gains report’s totals.',
+  })
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({ type: Form8949Dto, description: 'JSON, or with format=csv a text/csv attachment.' })
+  @ApiBadRequestResponse({ description: 'A malformed parameter (named in errors).' })
+  @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
+  async form8949(
+    @CurrentClient() client: AuthenticatedClient,
+    @Query() query: Form8949QueryDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<Form8949Dto | string> {
+    const report = await this.reports.form8949(client.tenantId, toQuery(query));
+    if (query.format !== 'csv') return toForm8949Dto(report);
+    response.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    response.setHeader('Content-Disposition', `attachment; filename="${csvFileName(report)}"`);
+    return toForm8949Csv(report.lines);
+  }
+}

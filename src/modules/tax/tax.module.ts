@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { TaxAccountSelection } from './tax-account-selection.js';
+import { TaxController } from './tax.controller.js';
+import { TaxReportService } from './tax-report.service.js';
+
+/**
+ * Tax reporting (design §7): the gains report and Form 8949 (JSON and CSV) of a tax year.
+ *
+ * Owns: account selection for reports, Form 8949 parts, boxes, cent rounding and totals, and
+ * Form 8949 readiness. Never: computes lots or gains itself (the cost-basis engine in
+ * src/domain/cost-basis does, over LedgerService's entries, exactly as for balances), writes to
+ * the database or opens a transaction.
+ */
+@Module({
+  imports: [AccountsModule],
+  controllers: [TaxController],
+  providers: [TaxAccountSelection, TaxReportService],
+})
+export class TaxModule {}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { MarketModule } from '../market/market.module.js';
+import { WalletsController } from './wallets.controller.js';
+import { WalletsService } from './wallets.service.js';
+
+/**
+ * Wallet tracking (design §9 /qeychain/wallets): the tenant's on-chain accounts, paged.
+ *
+ * Owns: which accounts are wallets (address and chain set), their page order and cursor, and the
+ * BTC value of their holdings. Never: computes balances (the accounts module's snapshots are the
+ * source) or writes anything.
+ */
+@Module({
+  imports: [AccountsModule, MarketModule],
+  controllers: [WalletsController],
+  providers: [WalletsService],
+})
+export class WalletsModule {}

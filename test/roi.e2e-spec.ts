@@ -1,0 +1,109 @@
+/**
+ * GET /roi/projection (e2e): base-case CAGR from stored history (BTC by default), terminal value,
+ * benchmark_diff against the configured benchmark (default 10 %), principal echoed as a number,
+ * validation naming the field.
+ */
+import { ManualClock } from '../src/common/clock/clock.js';
+import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
+import { formatPercent, formatSignedPercent, formatUsd } from '../src/domain/money/format.js';
+import { historicalCagr, projectRoi } from '../src/domain/simulation/roi.js';
+import { addDays } from '../src/modules/market/market-dates.js';
+import { HISTORY_LOOKBACK_YEARS } from '../src/modules/simulation/market-history.service.js';
+import { bearer } from './factories/accounts.factory.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const START = new Date('2026-03-15T12:00:00.000Z');
+
+describe('GET /roi/projection (e2e)', () => {
+  let t: TestApp;
+  let partner: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({}, { clock: new ManualClock(START) });
+    partner = await t.token();
+  });
+  afterAll(() => t.close());
+
+  const roi = (query: string) => t.http.get(`/roi/projection?${query}`).set(bearer(partner));
+
+  /** The CAGR of the stored daily closes over the window, computed here independently. */
+  async function storedCagr(symbol: string): Promise<number> {
+    const history = await t.app
+      .get<MarketPricesPort>(MARKET_PRICES)
+      .dailyHistory(
+        [symbol],
+        addDays('2026-03-15', -Math.round(HISTORY_LOOKBACK_YEARS * 365.25)),
+        '2026-03-15',
+      );
+    const rows = history.get(symbol)!;
+    const prices: number[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      // One price per calendar day (the sandbox history has no gaps; the service fills any with the last price).
+      if (i > 0) expect(rows[i].date).toBe(addDays(rows[i - 1].date, 1));
+      prices.push(Number(rows[i].priceUsd));
+    }
+    return historicalCagr(prices);
+  }
+
+  it('projects BTC by default at its historical CAGR against the 10 % benchmark', async () => {
+    const res = await roi('principal_usd=10000&horizon_years=10').expect(200);
+    const cagr = await storedCagr('BTC');
+    const projection = projectRoi({
+      principalUsd: '10000',
+      horizonYears: 10,
+      baseCagr: cagr,
+      benchmarkCagr: 0.1,
+    });
+    expect(res.body).toEqual({
+      principal_usd: 10000,
+      horizon_years: 10,
+      terminal_usd: formatUsd(projection.terminalUsd),
+      cagr: formatPercent(cagr),
+      benchmark_diff: formatSignedPercent(projection.benchmarkDiff),
+      benchmark_cagr: '10.00%',
+      symbol: 'BTC',
+      history_from: '2020-01-01',
+      history_to: '2026-03-15',
+    });
+    expect(res.body.benchmark_diff).toMatch(/^[+-]?\d+\.\d{2}%$/);
+  });
+
+  it('takes another symbol, and echoes a fractional principal as a number', async () => {
+    const res = await roi('principal_usd=1234.56&horizon_years=3&symbol=eth').expect(200);
+    const cagr = await storedCagr('ETH');
+    expect(res.body).toMatchObject({
+      principal_usd: 1234.56,
+      horizon_years: 3,
+      symbol: 'ETH',
+      cagr: formatPercent(cagr),
+      terminal_usd: formatUsd(
+        projectRoi({ principalUsd: '1234.56', horizonYears: 3, baseCagr: cagr, benchmarkCagr: 0.1 })
+          .terminalUsd,
+      ),
+    });
+  });
+
+  it.each([
+    ['horizon_years=10', 'principal_usd'],
+    ['principal_usd=0&horizon_years=10', 'principal_usd'],
+    ['principal_usd=-5&horizon_years=10', 'principal_usd'],
+    ['principal_usd=abc&horizon_years=10', 'principal_usd'],
+    ['principal_usd=1e3&horizon_years=10', 'principal_usd'],
+    ['principal_usd=2000000000000&horizon_years=10', 'principal_usd'],
+    ['principal_usd=100', 'horizon_years'],
+    ['principal_usd=100&horizon_years=0', 'horizon_years'],
+    ['principal_usd=100&horizon_years=51', 'horizon_years'],
+    ['principal_usd=100&horizon_years=2.5', 'horizon_years'],
+    ['principal_usd=100&horizon_years=10&symbol=B-T', 'symbol'],
+    ['principal_usd=100&horizon_years=10&symbol=NOPE', 'symbol'],
+    ['principal_usd=100&horizon_years=10&benchmark=0.2', 'benchmark'],
+  ])('?%s → 400 naming %s', async (query, field) => {
+    const res = await roi(query).expect(400);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(Object.keys(res.body.errors)).toEqual([field]);
+  });
+
+  it('401 without a bearer token', async () => {
+    await t.http.get('/roi/projection?principal_usd=100&horizon_years=1').expect(401);
+  });
+});
