@@ -18,15 +18,13 @@ export interface Envelope<T> {
 export class EnvelopeInterceptor<T> implements NestInterceptor<T, Envelope<T>> {
   intercept(context: ExecutionContext, next: CallHandler<T>): Observable<Envelope<T>> {
     const response = context.switchToHttp().getResponse<Response>();
-    return next
-      .handle()
-      .pipe(
-        map((result) => ({
-          isError: false as const,
-          message: statusText(response.statusCode),
-          result,
-          statusCode: response.statusCode,
-        })),
-      );
+    return next.handle().pipe(
+      map((result) => ({
+        isError: false as const,
+        message: statusText(response.statusCode),
+        result,
+        statusCode: response.statusCode,
+      })),
+    );
   }
 }

@@ -17,6 +17,7 @@ import {
   type TransactionRange,
 } from './repositories/transactions.repository.js';
 import { RefreshService, STALE_AFTER_MS } from './sync/refresh.service.js';
+import { BalancesReadCache } from './balances/balances-read.cache.js';
 
 export interface Freshness {
   /** A refresh from the source completed during this request. */
@@ -72,6 +73,7 @@ export class AccountDataService {
     private readonly refresher: RefreshService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
+    private readonly readCache: BalancesReadCache,
   ) {}
 
   async transactionsOf(
@@ -114,12 +116,15 @@ export class AccountDataService {
   }
 
   async balancesOf(tenantId: string, accountId: string, forceRefresh: boolean): Promise<BalancesView> {
+    const cached = forceRefresh ? undefined : this.readCache.get(tenantId, accountId);
+    if (cached) return { ...cached, freshness: this.freshness(cached.account, false) };
     const { account, refreshed } = await this.loadWithOptionalRefresh(tenantId, accountId, forceRefresh);
     const snapshot = await this.snapshots.find(tenantId, accountId);
     if (!snapshot) throw noBalancesYet(account);
     if (snapshot.issue) {
       throw new DomainError(ErrorCode.Unprocessable, snapshot.issue.detail, undefined, snapshot.issue.reason);
     }
+    this.readCache.set(tenantId, accountId, account, snapshot);
     return { account, snapshot, freshness: this.freshness(account, refreshed) };
   }
 

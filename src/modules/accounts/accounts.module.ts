@@ -8,6 +8,7 @@
  * inside a database transaction, returns or logs credentials, or queries without a tenant id
  * (the scheduler's and admin API's cross-tenant methods say so in their names).
  */
+import { BalancesReadCache } from './balances/balances-read.cache.js';
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
 import { MarketModule } from '../market/market.module.js';
@@ -49,6 +50,7 @@ import { RefreshService } from './sync/refresh.service.js';
       },
     },
     CredentialsCipher,
+    BalancesReadCache,
     CursorCodec,
     RefreshService,
     AccountDataService,

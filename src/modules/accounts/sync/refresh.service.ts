@@ -20,6 +20,7 @@ import { hostname } from 'node:os';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
+import { BalancesReadCache } from '../balances/balances-read.cache.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../../common/ports/market-prices.port.js';
 import {
   computeBalanceSnapshots,
@@ -98,6 +99,7 @@ export class RefreshService {
     private readonly cipher: CredentialsCipher,
     private readonly clock: Clock,
     @Inject(MARKET_PRICES) private readonly prices: MarketPricesPort,
+    private readonly readCache: BalancesReadCache,
   ) {}
 
   /**
@@ -185,6 +187,7 @@ export class RefreshService {
       );
       return { inserted: written.inserted, updated: written.updated };
     } finally {
+      this.readCache.invalidateAll();
       await this.accounts.releaseLease(tenantId, accountId, this.owner);
     }
   }
@@ -211,6 +214,7 @@ export class RefreshService {
       const surviving = await this.existingAccounts(tenantId, remaining, manager);
       await this.writeSnapshots(tenantId, surviving, new Map(), pricesUsd, now, manager);
     });
+    this.readCache.invalidateAll();
   }
 
   private async claimAndRun(
@@ -257,6 +261,7 @@ export class RefreshService {
         return await this.recordFailure(account, error, now, trigger);
       }
     } finally {
+      this.readCache.invalidateAll();
       await this.accounts.releaseLease(account.tenantId, account.id, this.owner);
     }
   }
