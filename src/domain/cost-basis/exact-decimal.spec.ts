@@ -1,6 +1,13 @@
 import { Decimal } from 'decimal.js';
 import { computeCostBasis } from './cost-basis-engine.js';
-import { allocateProRata, parseDecimal, toCanonical, toDecimal } from './exact-decimal.js';
+import fc from 'fast-check';
+import {
+  allocateProRata,
+  allocateProRataExact,
+  parseDecimal,
+  toCanonical,
+  toDecimal,
+} from './exact-decimal.js';
 import { ledgerEntry } from './testing/ledger-entry.factory.js';
 
 describe('exact decimals', () => {
@@ -56,5 +63,37 @@ describe('exact decimals', () => {
     } finally {
       Decimal.set({ precision: saved });
     }
+  });
+});
+
+describe('allocateProRata fast path', () => {
+  const decimalText = fc
+    .tuple(fc.bigInt({ min: 1n, max: 10n ** 20n }), fc.integer({ min: 0, max: 18 }))
+    .map(([digits, scale]) => {
+      const text = digits.toString().padStart(scale + 1, '0');
+      return scale === 0 ? text : `${text.slice(0, -scale)}.${text.slice(-scale)}`;
+    });
+
+  it('equals rounding the exact quotient, for money-sized and tiny values alike', () => {
+    fc.assert(
+      fc.property(decimalText, decimalText, decimalText, (total, part, whole) => {
+        const [t, p, w] = [toDecimal(total), toDecimal(part), toDecimal(whole)];
+        expect(allocateProRata(t, p, w).toFixed()).toBe(allocateProRataExact(t, p, w).toFixed());
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('rounds half-up exactly at the 30th place', () => {
+    // 1 × 1 ÷ 3 = 0.333…; 2 ÷ 3 = 0.666…7; 1e-30 × 1 ÷ 2 = 5e-31 → 1e-30 (half up)
+    expect(allocateProRata(toDecimal('1'), toDecimal('1'), toDecimal('3')).toFixed()).toBe(
+      `0.${'3'.repeat(30)}`,
+    );
+    expect(allocateProRata(toDecimal('2'), toDecimal('1'), toDecimal('3')).toFixed()).toBe(
+      `0.${'6'.repeat(29)}7`,
+    );
+    expect(allocateProRata(toDecimal('1e-30'), toDecimal('1'), toDecimal('2')).toFixed()).toBe(
+      `0.${'0'.repeat(29)}1`,
+    );
   });
 });

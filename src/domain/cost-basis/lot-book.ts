@@ -47,6 +47,20 @@ export function splitLotPiece<T extends LotPiece>(piece: T, quantity: Decimal): 
 
 /** Consumes `quantity` from pieces already in method order, splitting the last one touched. */
 export function takeInOrder<T extends LotPiece>(pieces: readonly T[], quantity: Decimal): TakeResult<T> {
+  const remaining = [...pieces];
+  const { taken, missingQuantity } = takeInPlace(remaining, quantity);
+  return { taken, remaining, missingQuantity };
+}
+
+/**
+ * takeInOrder without copying: removes the consumed pieces from `pieces` itself (one native
+ * splice), leaving a split piece's rest in front. A position can hold tens of thousands of open
+ * lots; copying them on every disposal made large histories quadratic.
+ */
+function takeInPlace<T extends LotPiece>(
+  pieces: T[],
+  quantity: Decimal,
+): { taken: LotPiece[]; missingQuantity: Decimal; splitRest: boolean } {
   const taken: LotPiece[] = [];
   let needed = quantity;
   let index = 0;
@@ -59,10 +73,12 @@ export function takeInOrder<T extends LotPiece>(pieces: readonly T[], quantity: 
     } else {
       const { taken: part, rest } = splitLotPiece(piece, needed);
       taken.push(part);
-      return { taken, remaining: [rest, ...pieces.slice(index + 1)], missingQuantity: ZERO };
+      pieces.splice(0, index + 1, rest);
+      return { taken, missingQuantity: ZERO, splitRest: true };
     }
   }
-  return { taken, remaining: pieces.slice(index), missingQuantity: needed };
+  pieces.splice(0, index);
+  return { taken, missingQuantity: needed, splitRest: false };
 }
 
 /**
@@ -100,19 +116,16 @@ export class LotBook {
   }
 
   /** Removes `quantity` from the position in method order; reports what no lot covered. */
-  take(accountId: string, symbol: string, quantity: Decimal): TakeResult<Lot> {
-    const position = this.position(accountId, symbol);
-    const result = takeInOrder(position.lots, quantity);
-    const lots = [...result.remaining];
-    const first = lots[0];
-    if (first !== undefined && first !== position.lots[position.lots.length - lots.length]) {
+  take(accountId: string, symbol: string, quantity: Decimal): Omit<TakeResult<Lot>, 'remaining'> {
+    const lots = this.position(accountId, symbol).lots;
+    const { taken, missingQuantity, splitRest } = takeInPlace(lots, quantity);
+    if (splitRest) {
       // A split lot's basis per unit can move in the last allocated decimal place; re-place it
       // so HIFO order always reflects the basis the lot now carries.
-      lots.shift();
+      const first = lots.shift()!;
       lots.splice(this.insertionIndex(lots, first), 0, first);
     }
-    position.lots = lots;
-    return result;
+    return { taken, missingQuantity };
   }
 
   /** Positions in (accountId, symbol) byte order, lots in consumption order. */
