@@ -11,6 +11,7 @@ import type { Clock } from './common/clock/clock.js';
 import type { DestinationStream } from 'pino';
 import { createValidationPipe } from './common/validation/validation.js';
 import { setupSwagger } from './swagger.js';
+import { checkRequestInput } from './common/http/request-input.check.js';
 import { requestIdFor } from './common/logging/logging.module.js';
 import type { ServiceRequest } from './common/http/request-context.js';
 import type { Response } from 'express';
@@ -41,6 +42,7 @@ export async function createApp(
   });
   app.useBodyParser('json', { limit: BODY_LIMIT, strict: true });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false, parameterLimit: 50 });
+  app.use(checkRequestInput);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   setupSwagger(app);

@@ -26,18 +26,25 @@ interface Described {
 const DATABASE_UNAVAILABLE =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout|the database system is (starting up|shutting down)|terminating connection|Client has encountered a connection error|PGlite is closed/i;
 
+/**
+ * Duck-typed, not `instanceof Error`: socket errors are created by Node's own realm (a `connect
+ * ECONNREFUSED` from a VM context such as Jest's fails `instanceof Error` and became a 500).
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: string }).code;
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message, driverError } = error as {
+    code?: unknown;
+    message?: unknown;
+    driverError?: unknown;
+  };
   if (
-    code &&
+    typeof code === 'string' &&
     ['57P01', '57P02', '57P03', '57014', '08000', '08001', '08003', '08006', 'ECONNREFUSED'].includes(code)
   )
     return true;
-  const driverError = (error as { driverError?: unknown }).driverError;
   return (
-    DATABASE_UNAVAILABLE.test(error.message) ||
-    (driverError !== undefined && isDatabaseUnavailable(driverError))
+    (typeof message === 'string' && DATABASE_UNAVAILABLE.test(message)) ||
+    (driverError !== undefined && driverError !== error && isDatabaseUnavailable(driverError))
   );
 }
 
@@ -65,6 +72,15 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
 
     const described = this.describe(exception, request);
+    if ((request.path ?? request.url) === '/oauth/token') {
+      // Generic OAuth2 clients parse only RFC 6749 §5.2 bodies, whatever failed.
+      response.setHeader('Cache-Control', 'no-store');
+      const error = described.status === 401 ? 'invalid_client' : 'invalid_request';
+      response
+        .status(described.status)
+        .json({ error, error_description: described.detail ?? described.title });
+      return;
+    }
     if (described.status >= 500) {
       this.logger.error(
         {
@@ -185,17 +201,30 @@ function describeBodyParserError(error: BodyParserError): Described {
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return { status: 415, title: statusText(415), detail: 'Unsupported body encoding or charset.' };
-    default:
+    default: {
+      // Unreadable bodies (bad gzip, aborted upload): say so without the decoder's own message.
+      const status = error.status ?? 400;
       return {
-        status: error.status ?? 400,
-        title: statusText(error.status ?? 400),
+        status,
+        title: statusText(status),
         detail: 'The request body could not be read.',
+        ...(status === 400
+          ? {
+              errors: {
+                body: ['The request body could not be read (check Content-Encoding and Content-Length).'],
+              },
+            }
+          : {}),
       };
+    }
   }
 }
 
+/** An http-errors error from the body parser: typed, or a decoding failure (bad gzip) it wrapped. */
 function isBodyParserError(error: unknown): error is BodyParserError {
   return (
-    error instanceof Error && typeof (error as { type?: unknown }).type === 'string' && 'expose' in error
+    error instanceof Error &&
+    'expose' in error &&
+    ('type' in error || 'statusCode' in error || 'status' in error)
   );
 }
