@@ -9,6 +9,8 @@ const CATEGORIES = [
   ['Nest core (routing, guards, DI)', /@nestjs\/core|@nestjs\/common|@nestjs\/platform-express/],
   ['Express + node:http', /express|\/router\/|body-parser|node:_http|node:net|node:stream|internal\/streams|on-finished|finalhandler/],
   ['service code (dist/src)', /\/dist\/src\//],
+  ['async context (AsyncLocalStorage, async_hooks)', /async_hooks|async_local_storage|node:internal\/async/],
+  ['node internals (timers, events, buffers)', /^node:/],
 ];
 
 export function summarizeProfile(profile) {
@@ -28,9 +30,25 @@ export function summarizeProfile(profile) {
     all += dt;
   });
   const busy = all - (totals.get('idle') ?? 0);
+  // The heaviest functions nothing above claimed, so the categories can be checked.
+  const uncategorised = new Map();
+  profile.samples.forEach((id, i) => {
+    const { url, functionName } = byId.get(id).callFrame;
+    if (functionName.startsWith('(') || CATEGORIES.some(([, re]) => re.test(url))) return;
+    const key = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/dist\//, 'dist/')}`;
+    uncategorised.set(key, (uncategorised.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  const top = [...uncategorised.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12);
   const rows = [...totals.entries()]
     .filter(([c]) => c !== 'idle')
     .sort((a, b) => b[1] - a[1])
     .map(([c, us]) => `| ${c} | ${(us / 1000).toFixed(0)} | ${((100 * us) / busy).toFixed(1)}% |`);
-  return ['\nCPU profile of the service (self time, busy time only):', '| where | ms | share |', '|---|---:|---:|', ...rows].join('\n');
+  return [
+    '\nCPU profile of the service (self time, busy time only):',
+    '| where | ms | share |',
+    '|---|---:|---:|',
+    ...rows,
+    '\nHeaviest uncategorised functions:',
+    ...top.map(([k, us]) => `- ${(us / 1000).toFixed(0)} ms ${k}`),
+  ].join('\n');
 }
