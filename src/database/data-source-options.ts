@@ -16,6 +16,32 @@ import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 // node-postgres parses DATE into a local-midnight Date; keep the calendar date as text instead.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 
+/**
+ * node-postgres gives up on a query after `query_timeout` but leaves it active on the connection
+ * and the client goes back to the pool as if healthy. Behind a silent network (a partition that
+ * drops packets, a failover behind the same address) everything queued on that client afterwards,
+ * first the ROLLBACK of the failed transaction, waited for the same dead socket: a write took
+ * twice the timeout, and clients stuck this way kept failing requests after the database was
+ * back. This client closes its connection on a read timeout instead: what is queued behind fails
+ * at once ("Connection terminated", a 503) and the pool replaces the client.
+ */
+export class FailFastClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const result: unknown = (super.query as (...a: unknown[]) => unknown).apply(this, args);
+    if (isThenable(result)) {
+      result.then(undefined, (error: unknown) => {
+        if ((error as { message?: unknown } | null)?.message === 'Query read timeout')
+          this.connection.stream.destroy();
+      });
+    }
+    return result as never;
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 export type DatabaseConfig = Pick<
   AppConfig,
   'DATABASE_URL' | 'DATABASE_SCHEMA' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_TIMEOUT_MS'
@@ -47,6 +73,7 @@ export function buildDataSourceOptions(
         statement_timeout: config.DATABASE_TIMEOUT_MS,
         query_timeout: config.DATABASE_TIMEOUT_MS + 1000,
         connectionTimeoutMillis: config.DATABASE_TIMEOUT_MS,
+        Client: FailFastClient,
         ...(searchPath ? { options: searchPath } : {}),
       },
     };

@@ -17,6 +17,26 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A free port below the kernel's ephemeral range (32768-60999 on Linux). A port from freePort()
+ * comes from that range and is released before the child binds it, so a `listen(0)` elsewhere
+ * (supertest binds one per request in parallel suites) can take it meanwhile: the child then
+ * fails to bind and startService sees another server's readiness. Nothing picks these ports
+ * implicitly.
+ */
+export async function freeFixedPort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((done) => {
+      const server = createServer()
+        .once('error', () => done(false))
+        .listen(port, '127.0.0.1', () => server.close(() => done(true)));
+    });
+    if (free) return port;
+  }
+  return freePort();
+}
+
 export function tempDataDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'cass-test-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
@@ -64,8 +84,9 @@ export interface ServiceProcess {
 export async function startService(
   env: Record<string, string>,
   readyTimeoutMs = 60_000,
+  options: { port?: number } = {},
 ): Promise<ServiceProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freeFixedPort());
   const child = spawn(process.execPath, [DIST_MAIN], {
     env: {
       PATH: process.env.PATH ?? '',

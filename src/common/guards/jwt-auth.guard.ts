@@ -2,6 +2,7 @@ import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { DomainError, ErrorCode } from '../errors/domain-error.js';
+import { isDatabaseUnavailable } from '../filters/http-exception.filter.js';
 import { IS_PUBLIC } from '../decorators/auth.decorators.js';
 
 /** Global: every route needs a valid bearer token unless marked @Public(). */
@@ -21,6 +22,8 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
   }
 
   override handleRequest<T>(error: unknown, user: T | false): T {
+    // The client-enabled check could not reach the database: 503 (retry), not 401 (token invalid).
+    if (isDatabaseUnavailable(error)) throw error;
     if (error || !user) throw new DomainError(ErrorCode.Unauthenticated, 'Bearer token missing or invalid.');
     return user;
   }

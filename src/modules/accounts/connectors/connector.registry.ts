@@ -2,6 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import type { SourceConnector } from './source-connector.js';
 
+/** A connector that takes longer is abandoned (its refresh fails; the old data stays). */
+export const CONNECTOR_TIMEOUT_MS = 60_000;
+
+export interface ConnectorOptions {
+  /** How long the refresh engine waits for this connector's whole history; default CONNECTOR_TIMEOUT_MS. */
+  readonly timeoutMs?: number;
+}
+
 /**
  * Connectors by source name (account.source). The accounts module registers `sandbox` and `csv`
  * at start-up; later sources (ccxt exchanges, chain APIs) register here too. Tests register a
@@ -9,12 +17,15 @@ import type { SourceConnector } from './source-connector.js';
  */
 @Injectable()
 export class ConnectorRegistry {
-  private readonly connectors = new Map<string, SourceConnector>();
+  private readonly connectors = new Map<string, { connector: SourceConnector; timeoutMs: number }>();
 
   /** Adds or replaces the connector of `source`; returns a function that restores the previous one. */
-  register(source: string, connector: SourceConnector): () => void {
+  register(source: string, connector: SourceConnector, options: ConnectorOptions = {}): () => void {
+    const timeoutMs = options.timeoutMs ?? CONNECTOR_TIMEOUT_MS;
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+      throw new RangeError(`timeoutMs must be a positive integer, got ${timeoutMs}`);
     const previous = this.connectors.get(source);
-    this.connectors.set(source, connector);
+    this.connectors.set(source, { connector, timeoutMs });
     return () => {
       if (previous) this.connectors.set(source, previous);
       else this.connectors.delete(source);
@@ -30,13 +41,22 @@ export class ConnectorRegistry {
   }
 
   get(source: string): SourceConnector {
-    const connector = this.connectors.get(source);
-    if (!connector) {
+    return this.entry(source).connector;
+  }
+
+  /** How long the refresh engine waits for the connector of `source`. */
+  timeoutOf(source: string): number {
+    return this.entry(source).timeoutMs;
+  }
+
+  private entry(source: string): { connector: SourceConnector; timeoutMs: number } {
+    const entry = this.connectors.get(source);
+    if (!entry) {
       throw DomainError.validation(
         'source',
         `Unknown source "${source}"; known: ${this.sources().join(', ')}`,
       );
     }
-    return connector;
+    return entry;
   }
 }

@@ -48,8 +48,8 @@ import {
 
 /** Data younger than this is fresh: forceRefresh returns the cache, the scheduler leaves it alone. */
 export const STALE_AFTER_MS = 30 * 60_000;
-/** A connector that takes longer is abandoned (its refresh fails; the old data stays). */
-export const CONNECTOR_TIMEOUT_MS = 60_000;
+/** Default connector timeout (per connector: ConnectorRegistry.register(…, { timeoutMs })). */
+export { CONNECTOR_TIMEOUT_MS } from '../connectors/connector.registry.js';
 /** Longer than a refresh can take, so a crashed instance's lease expires and another takes over. */
 export const LEASE_MS = 5 * 60_000;
 /** Retry delay for a source that is still preparing the history without saying when it is ready. */
@@ -269,6 +269,7 @@ export class RefreshService {
   /** Calls the connector with a timeout and collects its pages; no database transaction is open. */
   private async fetch(account: AccountEntity, now: Date): Promise<FetchedHistory | { pending: Date }> {
     const connector = this.connectors.get(account.source);
+    const timeoutMs = this.connectors.timeoutOf(account.source);
     const credentials = account.credentialsEncrypted
       ? await this.cipher.decrypt(account.id, account.credentialsEncrypted)
       : null;
@@ -277,8 +278,8 @@ export class RefreshService {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         abort.abort();
-        reject(new Error(`The source did not answer within ${CONNECTOR_TIMEOUT_MS / 1000} s.`));
-      }, CONNECTOR_TIMEOUT_MS);
+        reject(new Error(`The source did not answer within ${timeoutMs / 1000} s.`));
+      }, timeoutMs);
       timer.unref?.();
     });
     const collect = async (): Promise<FetchedHistory | { pending: Date }> => {
