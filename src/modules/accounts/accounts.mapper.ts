@@ -100,24 +100,51 @@ export function toTransactionsResult(view: TransactionsView): TransactionsResult
   };
 }
 
+type FormattedSnapshot = Pick<
+  BalancesResultDto,
+  'balances' | 'lastUpdatedOn' | 'marketValue' | 'realizedGainLoss' | 'unrealizedGainLoss' | 'costBasisMethod'
+>;
+
+/**
+ * Snapshot objects are immutable once loaded and the balances read cache hands the same object to
+ * every request within its TTL, so their decimal formatting is done once per object.
+ */
+const formattedSnapshots = new WeakMap<BalancesView['snapshot'], FormattedSnapshot>();
+
+function formatSnapshot(snapshot: BalancesView['snapshot']): FormattedSnapshot {
+  let formatted = formattedSnapshots.get(snapshot);
+  if (!formatted) {
+    formatted = {
+      balances: snapshot.assets.map((asset) => ({
+        symbol: asset.symbol,
+        balance: asset.quantity,
+        costBasis: usd(asset.costBasisUsd),
+        marketValue: usdOrNull(asset.marketValueUsd),
+        realizedGainLoss: usd(asset.realizedGainUsd),
+        unrealizedGainLoss: usdOrNull(asset.unrealizedGainUsd),
+        needsReview: asset.needsReview,
+      })),
+      lastUpdatedOn: snapshot.lastUpdatedOn.toISOString(),
+      marketValue: usd(snapshot.marketValueUsd),
+      realizedGainLoss: usd(snapshot.realizedGainUsd),
+      unrealizedGainLoss: usd(snapshot.unrealizedGainUsd),
+      costBasisMethod: snapshot.method,
+    };
+    formattedSnapshots.set(snapshot, formatted);
+  }
+  return formatted;
+}
+
 export function toBalancesResult(view: BalancesView): BalancesResultDto {
-  const { snapshot } = view;
+  const formatted = formatSnapshot(view.snapshot);
   return {
     accountId: view.account.id,
-    balances: snapshot.assets.map((asset) => ({
-      symbol: asset.symbol,
-      balance: asset.quantity,
-      costBasis: usd(asset.costBasisUsd),
-      marketValue: usdOrNull(asset.marketValueUsd),
-      realizedGainLoss: usd(asset.realizedGainUsd),
-      unrealizedGainLoss: usdOrNull(asset.unrealizedGainUsd),
-      needsReview: asset.needsReview,
-    })),
-    lastUpdatedOn: snapshot.lastUpdatedOn.toISOString(),
-    marketValue: usd(snapshot.marketValueUsd),
-    realizedGainLoss: usd(snapshot.realizedGainUsd),
-    unrealizedGainLoss: usd(snapshot.unrealizedGainUsd),
-    costBasisMethod: snapshot.method,
+    balances: formatted.balances,
+    lastUpdatedOn: formatted.lastUpdatedOn,
+    marketValue: formatted.marketValue,
+    realizedGainLoss: formatted.realizedGainLoss,
+    unrealizedGainLoss: formatted.unrealizedGainLoss,
+    costBasisMethod: formatted.costBasisMethod,
     refreshed: view.freshness.refreshed,
     cacheAgeSeconds: view.freshness.cacheAgeSeconds,
     ...toState(view.account),
