@@ -97,7 +97,7 @@ export class AssetScoringService {
       const score = scorePortfolio(rescaled, assetScores, returnCovariance(symbols, models));
       return { ...score, allocation: { ...allocationPercentBySymbol } };
     } catch (error) {
-      if (error instanceof ScoringError) throw toDomainError(error, fieldFor);
+      if (error instanceof ScoringError) throw domainErrorFrom(error, fieldFor);
       throw error;
     }
   }
@@ -240,7 +240,7 @@ function missingScoreData(
   );
 }
 
-function toDomainError(error: ScoringError, fieldFor: (symbol: string) => string): DomainError {
+function domainErrorFrom(error: ScoringError, fieldFor: (symbol: string) => string): DomainError {
   if (error.code === ScoringErrorCode.MissingScoreData) return missingScoreData(error.symbols, fieldFor);
   if (error.symbols.length === 0) return DomainError.validation('allocations', `${error.message}.`);
   return fieldErrors(

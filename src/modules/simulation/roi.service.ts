@@ -8,7 +8,7 @@ import { DomainError } from '../../common/errors/domain-error.js';
 import { historicalCagr, projectRoi, type RoiProjection } from '../../domain/simulation/roi.js';
 import { SimulationError } from '../../domain/simulation/simulation-error.js';
 import { MarketHistoryService } from './market-history.service.js';
-import { toDomainError } from './simulation.service.js';
+import { domainErrorFrom } from './simulation.service.js';
 
 export const DEFAULT_ROI_SYMBOL = 'BTC';
 
@@ -47,7 +47,7 @@ export class RoiService {
       });
       return { ...projection, symbol, historyFrom: closes.from, historyTo: closes.to };
     } catch (error) {
-      throw error instanceof SimulationError ? toDomainError(error) : error;
+      throw error instanceof SimulationError ? domainErrorFrom(error) : error;
     }
   }
 }

@@ -74,7 +74,7 @@ export class SimulationService {
         principalUsd: request.principalUsd ?? SIMULATION_DEFAULTS.principalUsd,
       });
     } catch (error) {
-      throw error instanceof SimulationError ? toDomainError(error) : error;
+      throw error instanceof SimulationError ? domainErrorFrom(error) : error;
     }
     return {
       scenarios: request.scenarios.map((name) =>
@@ -93,7 +93,7 @@ export class SimulationService {
 }
 
 /** The DTO and the checks above catch invalid input first; what remains is about the history. */
-export function toDomainError(error: SimulationError): DomainError {
+export function domainErrorFrom(error: SimulationError): DomainError {
   if (error.code === SimulationErrorCode.InvalidInput) {
     return new DomainError(ErrorCode.ValidationFailed, 'One or more validation errors occurred.', {
       body: [error.message],
