@@ -10,6 +10,7 @@ import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } fro
 import type { Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { DomainError, ErrorCode, type FieldErrors } from '../errors/domain-error.js';
+import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { OAuthError } from '../errors/oauth-error.js';
 import { statusForCode, statusText, statusTypeUrl, type ProblemDetails } from '../errors/problem-details.js';
 import { usesEnvelope, type ServiceRequest } from '../http/request-context.js';
@@ -20,32 +21,6 @@ interface Described {
   detail?: string;
   errors?: FieldErrors;
   reason?: string;
-}
-
-/** Error codes that mean the database is unreachable or overloaded: answer 503, not 500. */
-const DATABASE_UNAVAILABLE =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout|the database system is (starting up|shutting down)|terminating connection|Client has encountered a connection error|PGlite is closed/i;
-
-/**
- * Duck-typed, not `instanceof Error`: socket errors are created by Node's own realm (a `connect
- * ECONNREFUSED` from a VM context such as Jest's fails `instanceof Error` and became a 500).
- */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, message, driverError } = error as {
-    code?: unknown;
-    message?: unknown;
-    driverError?: unknown;
-  };
-  if (
-    typeof code === 'string' &&
-    ['57P01', '57P02', '57P03', '57014', '08000', '08001', '08003', '08006', 'ECONNREFUSED'].includes(code)
-  )
-    return true;
-  return (
-    (typeof message === 'string' && DATABASE_UNAVAILABLE.test(message)) ||
-    (driverError !== undefined && driverError !== error && isDatabaseUnavailable(driverError))
-  );
 }
 
 @Catch()

@@ -2,7 +2,7 @@ import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { DomainError, ErrorCode } from '../errors/domain-error.js';
-import { isDatabaseUnavailable } from '../filters/http-exception.filter.js';
+import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { IS_PUBLIC } from '../decorators/auth.decorators.js';
 
 /** Global: every route needs a valid bearer token unless marked @Public(). */

@@ -101,33 +101,29 @@ export class AccountsRepository {
     return manager ?? this.dataSource.manager;
   }
 
-  async findById(
+  findById(tenantId: string, accountId: string, manager?: EntityManager): Promise<AccountEntity | null> {
+    return this.findOneBy(tenantId, 'id', accountId, manager);
+  }
+
+  findByCollection(tenantId: string, collectionId: string): Promise<AccountEntity | null> {
+    return this.findOneBy(tenantId, 'collection_id', collectionId);
+  }
+
+  findByIdentity(tenantId: string, identity: string): Promise<AccountEntity | null> {
+    return this.findOneBy(tenantId, 'identity', identity);
+  }
+
+  /** One account of the tenant by a unique key (the column is one of a fixed set, never input). */
+  private async findOneBy(
     tenantId: string,
-    accountId: string,
+    column: 'id' | 'collection_id' | 'identity',
+    value: string,
     manager?: EntityManager,
   ): Promise<AccountEntity | null> {
     const { rows } = await runSql<AccountRow>(
       this.m(manager),
-      'SELECT * FROM account WHERE tenant_id = $1 AND id = $2',
-      [tenantId, accountId],
-    );
-    return rows[0] ? accountFromRow(rows[0]) : null;
-  }
-
-  async findByCollection(tenantId: string, collectionId: string): Promise<AccountEntity | null> {
-    const { rows } = await runSql<AccountRow>(
-      this.m(),
-      'SELECT * FROM account WHERE tenant_id = $1 AND collection_id = $2',
-      [tenantId, collectionId],
-    );
-    return rows[0] ? accountFromRow(rows[0]) : null;
-  }
-
-  async findByIdentity(tenantId: string, identity: string): Promise<AccountEntity | null> {
-    const { rows } = await runSql<AccountRow>(
-      this.m(),
-      'SELECT * FROM account WHERE tenant_id = $1 AND identity = $2',
-      [tenantId, identity],
+      `SELECT * FROM account WHERE tenant_id = $1 AND ${column} = $2`,
+      [tenantId, value],
     );
     return rows[0] ? accountFromRow(rows[0]) : null;
   }
