@@ -39,6 +39,19 @@ describe('hostile input (e2e)', () => {
     expect(problem.errors).toHaveProperty(field);
   });
 
+  it.each(['0000-01-01', '+010000-01-01T00:00:00Z'])(
+    'answers transactions to=%s (outside years 1-9999) with 400 naming to',
+    async (to) => {
+      const accounts = await t.http.get('/v1/api/accounts?limit=1').set(auth).expect(200);
+      const id = accounts.body.result.accounts[0].accountId;
+      const res = await t.http
+        .get(`/v1/api/account/${id}/transactions?to=${encodeURIComponent(to)}`)
+        .set(auth);
+      expect(res.status).toBe(400);
+      expect(res.body.responseException.exceptionMessage.errors).toHaveProperty('to');
+    },
+  );
+
   it('answers a NUL in OAuth form credentials with an RFC 6749 error', async () => {
     const res = await t.http
       .post('/oauth/token')

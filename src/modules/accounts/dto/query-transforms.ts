@@ -18,6 +18,15 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
 
 function parseBound(field: 'from' | 'to', text: string): { at: Date; dateOnly: boolean } {
+  const bound = parseBoundText(field, text);
+  // Year 0 and extended years parse in JavaScript but Postgres rejects them (a 500 the fuzzer found).
+  const year = bound.at.getUTCFullYear();
+  if (year < 1 || year > 9999)
+    throw DomainError.validation(field, `${field} must be between the years 0001 and 9999.`);
+  return bound;
+}
+
+function parseBoundText(field: 'from' | 'to', text: string): { at: Date; dateOnly: boolean } {
   const date = DATE_ONLY.exec(text);
   if (date) {
     const at = new Date(`${text}T00:00:00.000Z`);
