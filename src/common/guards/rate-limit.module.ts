@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { AppConfig } from '../../config/app-config.js';
 import type { ServiceRequest } from '../http/request-context.js';
 import { bucketOf, isPublicRoute } from './rate-limit.guard.js';
+import { FixedWindowThrottlerStorage } from './fixed-window.storage.js';
 
 const REDIS_CLIENT = Symbol('RATE_LIMIT_REDIS');
 const MINUTE_MS = 60_000;
@@ -85,7 +86,8 @@ export class RateLimitStorageModule implements OnApplicationShutdown {
           // One counter per client across all routes: every request counts toward one quota.
           generateKey: (_context, tracker, throttlerName) =>
             `${config.RATE_LIMIT_PREFIX}:${throttlerName}:${tracker}`,
-          storage: redis ? new ThrottlerStorageRedisService(redis) : undefined,
+          // Both storages count in fixed windows, so one instance limits exactly as a Redis-backed pair.
+          storage: redis ? new ThrottlerStorageRedisService(redis) : new FixedWindowThrottlerStorage(),
         };
       },
       imports: [RateLimitStorageModule],
