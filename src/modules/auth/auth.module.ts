@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { VERIFIED_BEARER } from '../../common/ports/verified-bearer.port.js';
 import { TenancyModule } from '../tenancy/tenancy.module.js';
 import { SigningKeyEntity } from './entities/signing-key.entity.js';
 import { JwksController } from './jwks.controller.js';
@@ -14,7 +15,12 @@ import { TokenService } from './token.service.js';
 @Module({
   imports: [PassportModule, TenancyModule, TypeOrmModule.forFeature([SigningKeyEntity])],
   controllers: [TokenController, OAuthController, JwksController],
-  providers: [SigningKeysService, TokenService, JwtStrategy],
-  exports: [TokenService, SigningKeysService],
+  providers: [
+    SigningKeysService,
+    TokenService,
+    JwtStrategy,
+    { provide: VERIFIED_BEARER, useExisting: JwtStrategy },
+  ],
+  exports: [TokenService, SigningKeysService, VERIFIED_BEARER],
 })
 export class AuthModule {}

@@ -6,6 +6,7 @@ import { ExtractJwt, Strategy } from 'passport-jwt';
 import type { Request } from 'express';
 import { AppConfig } from '../../config/app-config.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
+import type { VerifiedBearerPort } from '../../common/ports/verified-bearer.port.js';
 import { ClientsService } from '../tenancy/clients.service.js';
 import { SigningKeysService } from './signing-keys.service.js';
 import type { AccessTokenClaims } from './token.service.js';
@@ -20,7 +21,7 @@ const extractBearer = ExtractJwt.fromAuthHeaderAsBearerToken();
  * (VerifiedTokenCache); the client-enabled check runs on every request either way.
  */
 @Injectable()
-export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') implements VerifiedBearerPort {
   private readonly verified = new VerifiedTokenCache();
 
   constructor(
@@ -49,6 +50,17 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
         done(null, key.publicKey as KeyObject as unknown as Buffer);
       },
     });
+  }
+
+  /**
+   * The guard's fast path: a remembered token (expiry and not-before checked now) whose client is
+   * known to be enabled. Anything else (first use, unknown client state) goes through passport.
+   */
+  knownClient(request: Request): AuthenticatedClient | undefined {
+    const token = extractBearer(request);
+    const claims = token ? this.verified.get(token, Date.now()) : undefined;
+    if (!claims || this.clients.knownActive(claims.sub) !== true) return undefined;
+    return clientOf(claims);
   }
 
   /** Passport entry point: a remembered token skips signature verification, nothing else. */
@@ -89,11 +101,15 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
 
   private async toClient(claims: VerifiedClaims): Promise<AuthenticatedClient | false> {
     if (!(await this.clients.isActive(claims.sub))) return false;
-    return {
-      clientId: claims.sub,
-      tenantId: claims.tid,
-      scopes: claims.scope.split(' ').filter(Boolean),
-      tokenId: claims.jti,
-    };
+    return clientOf(claims);
   }
+}
+
+function clientOf(claims: VerifiedClaims): AuthenticatedClient {
+  return {
+    clientId: claims.sub,
+    tenantId: claims.tid,
+    scopes: claims.scope.split(' ').filter(Boolean),
+    tokenId: claims.jti,
+  };
 }

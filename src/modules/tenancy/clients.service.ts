@@ -57,6 +57,12 @@ export class ClientsService {
     return { clientId: client.clientId, tenantId: client.tenantId, scopes: client.scopes };
   }
 
+  /** isActive() from memory only: undefined when the answer is not cached (or too old). */
+  knownActive(clientId: string, now = Date.now()): boolean | undefined {
+    const cached = this.activeCache.get(clientId);
+    return cached && now - cached.checkedAt < ACTIVE_CACHE_MS ? cached.active : undefined;
+  }
+
   /** Checked on every authenticated request so a disabled client's live tokens stop working. */
   async isActive(clientId: string, now = Date.now()): Promise<boolean> {
     const cached = this.activeCache.get(clientId);
