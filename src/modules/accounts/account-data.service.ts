@@ -116,16 +116,27 @@ export class AccountDataService {
   }
 
   async balancesOf(tenantId: string, accountId: string, forceRefresh: boolean): Promise<BalancesView> {
-    const cached = forceRefresh ? undefined : this.readCache.get(tenantId, accountId);
-    if (cached) return { ...cached, freshness: this.freshness(cached.account, false) };
-    const { account, refreshed } = await this.loadWithOptionalRefresh(tenantId, accountId, forceRefresh);
-    const snapshot = await this.snapshots.find(tenantId, accountId);
+    if (forceRefresh) {
+      const { account, refreshed } = await this.loadWithOptionalRefresh(tenantId, accountId, true);
+      const snapshot = await this.usableSnapshot(tenantId, account);
+      this.readCache.set(tenantId, accountId, account, snapshot);
+      return { account, snapshot, freshness: this.freshness(account, refreshed) };
+    }
+    const cached = await this.readCache.getOrLoad(tenantId, accountId, async () => {
+      const { account } = await this.loadWithOptionalRefresh(tenantId, accountId, false);
+      return { account, snapshot: await this.usableSnapshot(tenantId, account) };
+    });
+    return { ...cached, freshness: this.freshness(cached.account, false) };
+  }
+
+  /** The stored snapshot, or the 422 that says why there is no usable one. */
+  private async usableSnapshot(tenantId: string, account: AccountEntity): Promise<Snapshot> {
+    const snapshot = await this.snapshots.find(tenantId, account.id);
     if (!snapshot) throw noBalancesYet(account);
     if (snapshot.issue) {
       throw new DomainError(ErrorCode.Unprocessable, snapshot.issue.detail, undefined, snapshot.issue.reason);
     }
-    this.readCache.set(tenantId, accountId, account, snapshot);
-    return { account, snapshot, freshness: this.freshness(account, refreshed) };
+    return snapshot;
   }
 
   /** 404 for unknown and other tenants' accounts alike; refreshes first when forced and stale. */

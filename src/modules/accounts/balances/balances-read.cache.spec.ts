@@ -21,3 +21,57 @@ describe('BalancesReadCache', () => {
     expect(cache.get('t1', 'a1', 1)).toBeUndefined();
   });
 });
+
+describe('BalancesReadCache.getOrLoad', () => {
+  const deferred = <T>() => {
+    let resolve!: (value: T) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    return { promise, resolve, reject };
+  };
+
+  it('shares one load among concurrent misses and then serves it from cache', async () => {
+    const cache = new BalancesReadCache();
+    const gate = deferred<{ account: AccountEntity; snapshot: Snapshot }>();
+    let loads = 0;
+    const load = () => {
+      loads++;
+      return gate.promise;
+    };
+    const waiting = [1, 2, 3].map(() => cache.getOrLoad('t1', 'a1', load, 0));
+    gate.resolve({ account, snapshot });
+    const results = await Promise.all(waiting);
+    expect(loads).toBe(1);
+    expect(results.every((r) => r.snapshot === snapshot)).toBe(true);
+    expect((await cache.getOrLoad('t1', 'a1', load, 10)).snapshot).toBe(snapshot);
+    expect(loads).toBe(1);
+  });
+
+  it('passes a failed load to every waiter and caches nothing', async () => {
+    const cache = new BalancesReadCache();
+    const gate = deferred<{ account: AccountEntity; snapshot: Snapshot }>();
+    const waiting = [1, 2].map(() => cache.getOrLoad('t1', 'a1', () => gate.promise, 0));
+    gate.reject(new Error('not found'));
+    await expect(Promise.all(waiting)).rejects.toThrow('not found');
+    expect(cache.get('t1', 'a1', 1)).toBeUndefined();
+    expect((await cache.getOrLoad('t1', 'a1', async () => ({ account, snapshot }), 2)).snapshot).toBe(
+      snapshot,
+    );
+  });
+
+  it('does not keep a load that overlapped a local write, and does not join it afterwards', async () => {
+    const cache = new BalancesReadCache();
+    const old = deferred<{ account: AccountEntity; snapshot: Snapshot }>();
+    const first = cache.getOrLoad('t1', 'a1', () => old.promise, 0);
+    cache.invalidateAll();
+    const fresh = { accountId: 'a1', fresh: true } as unknown as Snapshot;
+    const second = cache.getOrLoad('t1', 'a1', async () => ({ account, snapshot: fresh }), 1);
+    old.resolve({ account, snapshot });
+    expect((await first).snapshot).toBe(snapshot);
+    expect((await second).snapshot).toBe(fresh);
+    expect(cache.get('t1', 'a1', 2)?.snapshot).toBe(fresh);
+  });
+});

@@ -6,6 +6,8 @@ import type { Snapshot } from '../repositories/balance-snapshots.repository.js';
 export const BALANCES_READ_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 10_000;
 
+type Cached = Pick<Entry, 'account' | 'snapshot'>;
+
 interface Entry {
   account: AccountEntity;
   snapshot: Snapshot;
@@ -19,17 +21,47 @@ interface Entry {
  * new generation, so this instance never serves data older than what it wrote itself; another
  * instance's write becomes visible within the TTL. Freshness fields (cacheAgeSeconds) are computed
  * per request from the cached lastSyncedAt, so they stay truthful. Keys include the tenant.
+ *
+ * Misses are single-flight: when an entry expires under load, the first request loads it and the
+ * others arriving meanwhile wait for that load instead of each querying the database (which made
+ * a stampede of identical queries, and a latency spike, once a second). A load that overlaps a
+ * local write is handed to its waiters but not kept.
  */
 @Injectable()
 export class BalancesReadCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, { generation: number; promise: Promise<Cached> }>();
   private generation = 0;
 
-  get(
+  /** The cached entry, or the result of `load` (shared with concurrent callers for the same key). */
+  getOrLoad(
     tenantId: string,
     accountId: string,
+    load: () => Promise<Cached>,
     nowMs = performance.now(),
-  ): Pick<Entry, 'account' | 'snapshot'> | undefined {
+  ): Promise<Cached> {
+    const hit = this.get(tenantId, accountId, nowMs);
+    if (hit) return Promise.resolve(hit);
+    const key = `${tenantId}:${accountId}`;
+    const inFlight = this.loading.get(key);
+    if (inFlight && inFlight.generation === this.generation) return inFlight.promise;
+    const generation = this.generation;
+    const promise = load().then(
+      (loaded) => {
+        if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
+        if (generation === this.generation) this.set(tenantId, accountId, loaded.account, loaded.snapshot);
+        return loaded;
+      },
+      (error: unknown) => {
+        if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
+        throw error;
+      },
+    );
+    this.loading.set(key, { generation, promise });
+    return promise;
+  }
+
+  get(tenantId: string, accountId: string, nowMs = performance.now()): Cached | undefined {
     const entry = this.entries.get(`${tenantId}:${accountId}`);
     if (!entry) return undefined;
     if (entry.generation !== this.generation || nowMs - entry.storedAt >= BALANCES_READ_CACHE_TTL_MS) {
@@ -59,5 +91,6 @@ export class BalancesReadCache {
   invalidateAll(): void {
     this.generation++;
     this.entries.clear();
+    this.loading.clear();
   }
 }
