@@ -1,4 +1,12 @@
-import { Injectable, Param, ValidationPipe, type PipeTransform, type ValidationError } from '@nestjs/common';
+import {
+  Injectable,
+  Param,
+  ValidationPipe,
+  type ArgumentMetadata,
+  type PipeTransform,
+  type ValidationError,
+} from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
 import { DomainError, ErrorCode, type FieldErrors } from '../errors/domain-error.js';
 
 /** class-validator errors → field path → messages (nested paths joined with dots). */
@@ -16,9 +24,32 @@ export function toFieldErrors(errors: ValidationError[], parent = ''): FieldErro
   return result;
 }
 
+/**
+ * The global ValidationPipe, remembering which query DTOs accept an empty query string. Most
+ * requests carry no query parameters, and validating `{}` against a DTO has the same outcome every
+ * time (query DTOs here have only stateless, synchronous constraints), so after one full pass the
+ * empty case costs a plain instantiation instead of a class-validator run.
+ */
+class ServiceValidationPipe extends ValidationPipe {
+  private readonly emptyQueryAccepted = new WeakSet<object>();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { metatype } = metadata;
+    const emptyQuery = metadata.type === 'query' && !!metatype && isEmptyObject(value);
+    if (emptyQuery && this.emptyQueryAccepted.has(metatype!)) return plainToInstance(metatype!, {});
+    const result: unknown = await super.transform(value, metadata);
+    if (emptyQuery) this.emptyQueryAccepted.add(metatype!); // reached only when validation passed
+    return result;
+  }
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+}
+
 /** Global pipe: whitelist, reject unknown fields, transform; errors name the field (design §10). */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ServiceValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
