@@ -4,7 +4,7 @@
  */
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { AppConfig } from './config/app-config.js';
 import type { Clock } from './common/clock/clock.js';
@@ -12,9 +12,7 @@ import type { DestinationStream } from 'pino';
 import { createValidationPipe } from './common/validation/validation.js';
 import { setupSwagger } from './swagger.js';
 import { checkRequestInput } from './common/http/request-input.check.js';
-import { requestIdFor } from './common/logging/logging.module.js';
-import type { ServiceRequest } from './common/http/request-context.js';
-import type { Response } from 'express';
+import { requestLogger } from './common/logging/request-logger.middleware.js';
 
 export const BODY_LIMIT = '100kb';
 
@@ -35,11 +33,9 @@ export async function createApp(
   app.set('trust proxy', 'loopback');
   app.set('x-powered-by', false);
   app.set('etag', false);
-  // Request ids first, so even a body the parser rejects gets a traceId.
-  app.use((req: ServiceRequest, res: Response, next: () => void) => {
-    req.id = requestIdFor(req, res);
-    next();
-  });
+  // Request id and the request's log line first, so even a body the parser rejects gets both.
+  // Outside a request PinoLogger.logger is nestjs-pino's root logger (the one all logs go through).
+  app.use(requestLogger((await app.resolve(PinoLogger)).logger));
   app.useBodyParser('json', { limit: BODY_LIMIT, strict: true });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false, parameterLimit: 50 });
   app.use(checkRequestInput);

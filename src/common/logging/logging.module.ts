@@ -5,7 +5,6 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import { AppConfig } from '../../config/app-config.js';
-import type { ServiceRequest } from '../http/request-context.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -32,8 +31,11 @@ export class LoggingModule {
       imports: [
         LoggerModule.forRootAsync({
           inject: [AppConfig],
+          // The root logger comes from these options; the per-request line is written by
+          // requestLogger (mounted in createApp), so nestjs-pino only binds req.log to the request.
           useFactory: (config: AppConfig) => ({
             pinoHttp: destination ? [pinoHttpOptions(config), destination] : pinoHttpOptions(config),
+            useExisting: true as const,
           }),
         }),
       ],
@@ -41,22 +43,12 @@ export class LoggingModule {
   }
 }
 
+/** Options of the root logger (pino-http builds it; its own middleware is not mounted). */
 function pinoHttpOptions(config: AppConfig): Options {
   return {
     level: config.LOG_LEVEL,
-    genReqId: requestIdFor,
-    customProps: (req: IncomingMessage) => {
-      const user = (req as ServiceRequest).user;
-      return user ? { clientId: user.clientId, tenantId: user.tenantId } : {};
-    },
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({
-        id: req.id,
-        method: req.method,
-        url: req.url?.split('?')[0],
-      }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
+    // Request and response lines are plain objects built by requestLogger; these paths guard
+    // every other log call against credentials.
     redact: {
       paths: [
         'req.headers.authorization',
@@ -71,8 +63,5 @@ function pinoHttpOptions(config: AppConfig): Options {
       ],
       censor: '[redacted]',
     },
-    customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-    quietReqLogger: true,
   };
 }
