@@ -1,22 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import { AppConfig } from '../../config/app-config.js';
-
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Honour a caller's X-Request-Id when it is safe to echo; otherwise mint one. Always echoed back. */
-export function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
-  const assigned = (req as { id?: unknown }).id;
-  if (typeof assigned === 'string') return assigned;
-  const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  res.setHeader('X-Request-Id', id);
-  return id;
-}
 
 /**
  * Structured JSON logs (pino) with request id, client id, status and latency.

@@ -1,24 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
+import { randomUUID } from 'node:crypto';
 import type { LogFn } from 'pino';
 import type { ServiceRequest } from '../http/request-context.js';
-import { requestIdFor } from './logging.module.js';
 
-/**
- * One JSON line per request, written when the response finishes (or the connection closes first):
- *
- *   {"level":30,…,"reqId":"…","req":{"id","method","url"},"res":{"statusCode"},
- *    "responseTime":3,"clientId":"…","tenantId":"…","msg":"request completed"}
- *
- * The same fields and messages as pino-http with this service's serializers, built directly
- * instead of through pino-http, which made two child loggers per request (one to bind the
- * serialised request, one more per binding of customProps): the single largest per-request cost
- * after the socket write. `req.log` is the request's child logger (bound to reqId); nestjs-pino
- * (useExisting) runs the rest of the request in its AsyncLocalStorage, so every PinoLogger call
- * made while serving the request carries the reqId.
- *
- * Levels: 5xx (or a response that never finished) → error "request errored"; 4xx → warn;
- * otherwise info "request completed". The query string is never logged (it can carry cursors).
- */
 interface RequestLog {
   info: LogFn;
   warn: LogFn;
@@ -34,6 +18,32 @@ interface ChildFactory {
 
 const asIs = (value: unknown) => value;
 
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Honour a caller's X-Request-Id when it is safe to echo; otherwise mint one. Always echoed back. */
+function requestIdFor(req: Request, res: Response): string {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
+/**
+ * One JSON line per request, written when the response finishes (or the connection closes first):
+ *
+ *   {"level":30,…,"reqId":"…","req":{"id","method","url"},"res":{"statusCode"},
+ *    "responseTime":3,"clientId":"…","tenantId":"…","msg":"request completed"}
+ *
+ * The same fields and messages as pino-http with this service's serializers, built directly
+ * instead of through pino-http, which made three to four child loggers per request (the request id,
+ * the serialised request, and one per customProps binding): the largest per-request cost after
+ * the socket write. `req.log` is the request's child logger (bound to reqId); nestjs-pino
+ * (useExisting) runs the rest of the request in its AsyncLocalStorage, so every PinoLogger call
+ * made while serving the request carries the reqId.
+ *
+ * Levels: 5xx (or a response that never finished) → error "request errored"; 4xx → warn;
+ * otherwise info "request completed". The query string is never logged (it can carry cursors).
+ */
 export function requestLogger(root: ChildFactory) {
   // The root logger (built by pino-http for nestjs-pino) serialises `req`/`res` as raw Node
   // objects; these lines carry plain objects already, so they pass through as they are.
