@@ -58,6 +58,7 @@ describe('structured logging (e2e)', () => {
     const completed = logs.lines.filter((l) => l.msg === 'request completed');
     const statusLine = completed.find((l) => (l.req as { id?: string })?.id === 'trace-log-1');
     expect(statusLine).toMatchObject({
+      reqId: 'trace-log-1',
       req: { id: 'trace-log-1', method: 'GET', url: '/api/status' },
       res: { statusCode: 200 },
       clientId: 'sandbox-client',

@@ -63,6 +63,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
             exception instanceof Error
               ? { name: exception.name, message: exception.message, stack: exception.stack }
               : exception,
+          reqId: traceId,
           traceId,
         },
         'request failed',

@@ -18,10 +18,14 @@ export class LoggingModule {
         LoggerModule.forRootAsync({
           inject: [AppConfig],
           // The root logger comes from these options; the per-request line is written by
-          // requestLogger (mounted in createApp), so nestjs-pino only binds req.log to the request.
+          // requestLogger (mounted in createApp). nestjs-pino's own middleware is mounted on no
+          // route: it would run every request in an AsyncLocalStorage scope, which on Node 20
+          // puts a promise hook on every promise in the process (docs/decisions.md,
+          // "No AsyncLocalStorage per request").
           useFactory: (config: AppConfig) => ({
             pinoHttp: destination ? [pinoHttpOptions(config), destination] : pinoHttpOptions(config),
             useExisting: true as const,
+            forRoutes: [],
           }),
         }),
       ],
