@@ -41,7 +41,18 @@ export class FixedWindowThrottlerStorage implements ThrottlerStorage, OnApplicat
     blockDuration: number,
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
-    return Promise.resolve(this.hit(`${key}:${throttlerName}`, ttl, limit, blockDuration));
+    return Promise.resolve(this.incrementNow(key, ttl, limit, blockDuration, throttlerName));
+  }
+
+  /** increment(), answered synchronously: this storage needs no I/O (RateLimitGuard's fast path). */
+  incrementNow(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): ThrottlerStorageRecord {
+    return this.hit(`${key}:${throttlerName}`, ttl, limit, blockDuration);
   }
 
   /** The synchronous core of increment(): one Map lookup and a few comparisons, as the Lua script does. */
