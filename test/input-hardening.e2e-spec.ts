@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** Regressions for what the OpenAPI fuzzer found: each was a 500 or an off-contract body. */
@@ -113,5 +115,29 @@ describe('hostile input (e2e)', () => {
     const res = await build(t.http.post('/oauth/token'));
     expect(res.status).toBe(status);
     expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+  });
+
+  // request-input.check.ts looks for NUL only in a percent-encoded URL, the body, and not in headers:
+  // this holds it to what Node's HTTP parser does before the application sees anything.
+  it.each([
+    ['a header value', 'GET /api/status HTTP/1.1\r\nHost: x\r\nX-Trace: a\u0000b\r\n\r\n'],
+    ['the request line', 'GET /api/st\u0000atus HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ])('never lets a raw NUL in %s reach the application (Node answers 400)', async (_where, raw) => {
+    const server = t.app.getHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const reply = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(raw));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+      expect(reply).not.toContain('X-Request-Id'); // answered before the application
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
