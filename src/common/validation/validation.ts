@@ -6,7 +6,6 @@ import {
   type PipeTransform,
   type ValidationError,
 } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { DomainError, ErrorCode, type FieldErrors } from '../errors/domain-error.js';
 
 /** class-validator errors → field path → messages (nested paths joined with dots). */
@@ -25,20 +24,21 @@ export function toFieldErrors(errors: ValidationError[], parent = ''): FieldErro
 }
 
 /**
- * The global ValidationPipe, remembering which query DTOs accept an empty query string. Most
+ * The global ValidationPipe, remembering what each query DTO makes of an empty query string. Most
  * requests carry no query parameters, and validating `{}` against a DTO has the same outcome every
  * time (query DTOs here have only stateless, synchronous constraints), so after one full pass the
- * empty case costs a plain instantiation instead of a class-validator run.
+ * empty case is answered with that pass's result, frozen so no handler can change it for the next.
  */
 class ServiceValidationPipe extends ValidationPipe {
-  private readonly emptyQueryAccepted = new WeakSet<object>();
+  private readonly emptyQuery = new WeakMap<object, unknown>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
     const emptyQuery = metadata.type === 'query' && !!metatype && isEmptyObject(value);
-    if (emptyQuery && this.emptyQueryAccepted.has(metatype!)) return plainToInstance(metatype!, {});
+    if (emptyQuery && this.emptyQuery.has(metatype!)) return this.emptyQuery.get(metatype!);
     const result: unknown = await super.transform(value, metadata);
-    if (emptyQuery) this.emptyQueryAccepted.add(metatype!); // reached only when validation passed
+    // Reached only when validation passed.
+    if (emptyQuery) this.emptyQuery.set(metatype!, Object.freeze(result));
     return result;
   }
 }
