@@ -91,6 +91,35 @@ function cannon(opts) {
   });
 }
 
+/** CPU time (user + system) a process has used so far, in µs; undefined where /proc is not there. */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * A saturated run that also reports the server's CPU time per request (`cpuPerRequest`, µs): unlike
+ * requests/s, it does not move when the virtual machine's host takes cycles away mid-run.
+ */
+async function cannonWithCpu(opts, pid) {
+  const before = cpuMicros(pid);
+  const result = await cannon(opts);
+  const after = cpuMicros(pid);
+  result.cpuPerRequest = before === undefined || after === undefined ? undefined : (after - before) / result.requests.total;
+  return result;
+}
+
 /**
  * Open loop at a fixed rate: request i is due at start + i/rate and is sent then (over up to 50
  * keep-alive connections); its latency runs from when it was due to the end of its response.
@@ -233,6 +262,7 @@ try {
     children.push(child);
     await new Promise((resolve) => child.once('message', resolve));
     references[kind] = `http://127.0.0.1:${refPort}`;
+    references[`${kind}Pid`] = child.pid;
   }
 
   const endpoints = [
@@ -252,8 +282,8 @@ try {
   const nestRounds = [];
   const balancesRounds = [];
   for (let round = 0; round < ROUNDS; round++) {
-    nestRounds.push(await cannon(references_.nest));
-    balancesRounds.push(await cannon(balancesRequest));
+    nestRounds.push(await cannonWithCpu(references_.nest, references.nestPid));
+    balancesRounds.push(await cannonWithCpu(balancesRequest, service.pid));
   }
   await warm(references_.http);
   const results = [await measure('reference: bare node:http', references_.http)];
@@ -280,6 +310,10 @@ try {
   const balances = results.find((r) => r.name.startsWith('GET balances'));
   const roundRatios = balances.rounds.map((rps, i) => pct(rps, nest.rounds[i]));
   console.log(`\nbalances (cached): ${pct(balances.rps, nest.rps)} of the bare NestJS app (target ≥ 70%; rounds ${roundRatios.join(', ')}), p99 ${balances.p99.toFixed(1)} ms at ${FIXED_RATE}/s (target < 10 ms)`);
+  const cpu = (runs) => median(runs.map((r) => r.cpuPerRequest ?? NaN));
+  if (!Number.isNaN(cpu(balancesRounds)) && !Number.isNaN(cpu(nestRounds))) {
+    console.log(`CPU per request: balances ${cpu(balancesRounds).toFixed(1)} µs, bare NestJS ${cpu(nestRounds).toFixed(1)} µs (the same ratio by CPU cost: ${pct(cpu(nestRounds), cpu(balancesRounds))})`);
+  }
   console.log(`${results.length} passed, ${exitCode} failed`);
 } catch (error) {
   console.error(error);
