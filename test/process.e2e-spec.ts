@@ -32,7 +32,7 @@ describe('the service as a process (e2e)', () => {
   it('on SIGTERM: in-flight requests finish, new ones get 503 with Connection: close, readiness 503, clean exit', async () => {
     const db = await databaseEnv();
     try {
-      const service = await startService({ ...db.env, SHUTDOWN_GRACE_MS: '4000' });
+      const service = await startService({ ...db.env, SHUTDOWN_GRACE_MS: '4000', LOG_LEVEL: 'info' });
       const issue = () =>
         fetch(`${service.base}/v1/api/token`, {
           method: 'POST',
@@ -67,6 +67,21 @@ describe('the service as a process (e2e)', () => {
       // Nest closes the app, then re-raises the signal so the exit status tells the supervisor why.
       expect([0, 'SIGTERM']).toContain(await service.exited);
       await expect(fetch(`${service.base}/health/live`)).rejects.toThrow();
+
+      // The logs survive the re-raised signal (which skips 'exit' handlers): the shutdown is
+      // announced, and every token request the service answered has its line. The 503s above were
+      // answered by the closing server before any middleware, so they have none.
+      const lines = service
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map(
+          (line) =>
+            JSON.parse(line) as { msg?: string; req?: { url?: string }; res?: { statusCode?: number } },
+        );
+      expect(lines.some((l) => l.msg?.startsWith('Shutting down on SIGTERM'))).toBe(true);
+      const tokenLines = lines.filter((l) => l.msg === 'request completed' && l.req?.url === '/v1/api/token');
+      expect(tokenLines.map((l) => l.res?.statusCode)).toEqual(Array(accepted).fill(200));
     } finally {
       await db.cleanup();
     }

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import { AppConfig } from '../../config/app-config.js';
 
@@ -10,7 +10,12 @@ import { AppConfig } from '../../config/app-config.js';
  */
 @Module({})
 export class LoggingModule {
-  /** `destination` receives the JSON lines instead of stdout (tests read them). */
+  /**
+   * Lines go to stdout, written synchronously: a line is in the kernel's hands when the call that
+   * logged it returns, so neither a crash nor the signal Nest re-raises at the end of a graceful
+   * shutdown (which skips 'exit' handlers) can drop lines still buffered. pino's default stdout
+   * stream is asynchronous; it is not used. `destination` receives the lines instead (tests).
+   */
   static forRoot(destination?: DestinationStream): DynamicModule {
     return {
       module: LoggingModule,
@@ -23,7 +28,7 @@ export class LoggingModule {
           // puts a promise hook on every promise in the process (docs/decisions.md,
           // "No AsyncLocalStorage per request").
           useFactory: (config: AppConfig) => ({
-            pinoHttp: destination ? [pinoHttpOptions(config), destination] : pinoHttpOptions(config),
+            pinoHttp: [pinoHttpOptions(config), destination ?? pino.destination({ dest: 1, sync: true })],
             useExisting: true as const,
             forRoutes: [],
           }),
