@@ -1,13 +1,19 @@
 // Summarises a V8 .cpuprofile by where the service's time goes: self time per category, by the
 // script URL of the function a sample landed in (native work counts toward its JS caller).
 const CATEGORIES = [
-  ['JWT verification', /jsonwebtoken|passport-jwt|\/passport\/|\/jws\/|ecdsa-sig-formatter|internal\/crypto|jwt\.strategy|jwt-auth\.guard|token-verification/],
+  [
+    'JWT verification',
+    /jsonwebtoken|passport-jwt|\/passport\/|\/jws\/|ecdsa-sig-formatter|internal\/crypto|jwt\.strategy|jwt-auth\.guard|token-verification/,
+  ],
   ['rate limiting (throttler)', /@nestjs\/throttler|throttler-storage|rate-limit\.guard|ioredis/],
   ['database (TypeORM + pg)', /typeorm|\/pg\/|pg-protocol|pg-pool|pg-types|postgres-/],
   ['logging (pino)', /pino|sonic-boom|nestjs-pino/],
   ['interceptors / pipes / rxjs', /interceptor|rxjs|\/pipes\/|class-validator|class-transformer/],
   ['Nest core (routing, guards, DI)', /@nestjs\/core|@nestjs\/common|@nestjs\/platform-express/],
-  ['Express + node:http', /express|\/router\/|body-parser|node:_http|node:net|node:stream|internal\/streams|on-finished|finalhandler/],
+  [
+    'Express + node:http',
+    /express|\/router\/|body-parser|node:_http|node:net|node:stream|internal\/streams|on-finished|finalhandler/,
+  ],
   ['service code (dist/src)', /\/dist\/src\//],
   ['async context (AsyncLocalStorage, async_hooks)', /async_hooks|async_local_storage|node:internal\/async/],
   ['node internals (timers, events, buffers)', /^node:/],

@@ -53,7 +53,8 @@ if (canPin && !process.env.BENCH_PINNED) {
   process.exit(child.status ?? 1);
 }
 /** The command line of a server process: on CPU 1 when pinning is possible. */
-const onServerCore = (args) => (canPin ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args]);
+const onServerCore = (args) =>
+  canPin ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args];
 
 const args = new Set(process.argv.slice(2));
 const SHORT = args.has('--short');
@@ -87,7 +88,9 @@ async function waitFor(url, timeoutMs = 120_000) {
 
 function cannon(opts) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
   });
 }
 
@@ -116,7 +119,8 @@ async function cannonWithCpu(opts, pid) {
   const before = cpuMicros(pid);
   const result = await cannon(opts);
   const after = cpuMicros(pid);
-  result.cpuPerRequest = before === undefined || after === undefined ? undefined : (after - before) / result.requests.total;
+  result.cpuPerRequest =
+    before === undefined || after === undefined ? undefined : (after - before) / result.requests.total;
   return result;
 }
 
@@ -136,7 +140,14 @@ function paced({ url, method = 'GET', headers = {}, body }, rate, seconds) {
     let sent = 0;
     const send = (dueAt) => {
       const req = httpRequest(
-        { host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers, agent },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method,
+          headers,
+          agent,
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -196,12 +207,15 @@ async function withLatency(name, request, runs, latencyRuns) {
     p50: median(fixed.map((f) => f.p50)),
     p99: median(fixed.map((f) => f.p99)),
     p99Rounds: fixed.map((f) => f.p99),
-    errors: runs.reduce((n, r) => n + r.errors + r.timeouts + r.non2xx, 0) + fixed.reduce((n, f) => n + f.errors, 0),
+    errors:
+      runs.reduce((n, r) => n + r.errors + r.timeouts + r.non2xx, 0) +
+      fixed.reduce((n, f) => n + f.errors, 0),
   };
 }
 
 /** Waits for the requests a saturated run left queued to drain. */
-const settle = (rps) => new Promise((resolve) => setTimeout(resolve, 500 + Math.ceil((1000 * CONNECTIONS) / Math.max(1, rps))));
+const settle = (rps) =>
+  new Promise((resolve) => setTimeout(resolve, 500 + Math.ceil((1000 * CONNECTIONS) / Math.max(1, rps))));
 
 /** Requests/s at 50 connections, then latency at the fixed rate. */
 const measure = async (name, request) => withLatency(name, request, [await cannon({ ...request })]);
@@ -220,7 +234,10 @@ let exitCode = 0;
 try {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const [command, commandArgs] = onServerCore([...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'dist/src/main.js']);
+  const [command, commandArgs] = onServerCore([
+    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    'dist/src/main.js',
+  ]);
   const service = spawn(command, commandArgs, {
     env: {
       ...process.env,
@@ -246,7 +263,11 @@ try {
     body: JSON.stringify({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),
   }).then((r) => r.json());
   const auth = { authorization: `Bearer ${tokenResponse.result.accessToken}` };
-  const get = (path) => fetch(`${base}${path}`, { headers: auth }).then(async (r) => ({ status: r.status, text: await r.text() }));
+  const get = (path) =>
+    fetch(`${base}${path}`, { headers: auth }).then(async (r) => ({
+      status: r.status,
+      text: await r.text(),
+    }));
 
   // A synced sandbox account with balances to serve from cache.
   const accounts = JSON.parse((await get('/v1/api/accounts?limit=200')).text).result.accounts;
@@ -267,7 +288,12 @@ try {
   const references = {};
   for (const kind of ['http', 'nest']) {
     const refPort = await freePort();
-    const [refCommand, refArgs] = onServerCore(['bench/reference-servers.mjs', kind, String(refPort), bodyFile]);
+    const [refCommand, refArgs] = onServerCore([
+      'bench/reference-servers.mjs',
+      kind,
+      String(refPort),
+      bodyFile,
+    ]);
     const child = spawn(refCommand, refArgs, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     children.push(child);
     await new Promise((resolve) => child.once('message', resolve));
@@ -276,11 +302,25 @@ try {
   }
 
   const endpoints = [
-    ['POST /v1/api/token', { url: `${base}/v1/api/token`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }) }],
+    [
+      'POST /v1/api/token',
+      {
+        url: `${base}/v1/api/token`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),
+      },
+    ],
     ['GET /api/status', { url: `${base}/api/status`, headers: auth }],
     ['GET balances (cached)', { url: `${base}/v1/api/account/${accountId}/balances`, headers: auth }],
-    ['GET transactions (page of 100)', { url: `${base}/v1/api/account/${accountId}/transactions?limit=100`, headers: auth }],
-    ['GET /api/crypto-data/bitcoin,ethereum,solana', { url: `${base}/api/crypto-data/bitcoin,ethereum,solana`, headers: auth }],
+    [
+      'GET transactions (page of 100)',
+      { url: `${base}/v1/api/account/${accountId}/transactions?limit=100`, headers: auth },
+    ],
+    [
+      'GET /api/crypto-data/bitcoin,ethereum,solana',
+      { url: `${base}/api/crypto-data/bitcoin,ethereum,solana`, headers: auth },
+    ],
     ['GET /api/portfolios', { url: `${base}/api/portfolios`, headers: auth }],
   ];
   const balancesRequest = endpoints.find(([name]) => name.startsWith('GET balances'))[1];
@@ -309,7 +349,8 @@ try {
   results.push(await withLatency('reference: bare NestJS app', references_.nest, nestRounds, nestLatency));
   // With --cpu-prof only the cached balances path runs, so the profile is about that path.
   for (const [name, request] of endpoints) {
-    if (name.startsWith('GET balances')) results.push(await withLatency(name, request, balancesRounds, balancesLatency));
+    if (name.startsWith('GET balances'))
+      results.push(await withLatency(name, request, balancesRounds, balancesLatency));
     else if (!CPU_PROF) {
       await warm(request);
       results.push(await measure(name, request));
@@ -318,20 +359,30 @@ try {
 
   const [http, nest] = results;
   const pct = (a, b) => `${((100 * a) / b).toFixed(1)}%`;
-  console.log(`\nLoad benchmark: ${DURATION}s per run, ${CONNECTIONS} connections for req/s, paced ${FIXED_RATE} req/s for latency, PostgreSQL, LOG_LEVEL=info, ${canPin ? 'servers on CPU 1, load generator on CPU 0' : 'not pinned to cores'}\n`);
-  console.log(`| endpoint | req/s @50 conn | p50 ms @${FIXED_RATE}/s | p99 ms @${FIXED_RATE}/s | vs node:http | vs bare Nest | errors |`);
+  console.log(
+    `\nLoad benchmark: ${DURATION}s per run, ${CONNECTIONS} connections for req/s, paced ${FIXED_RATE} req/s for latency, PostgreSQL, LOG_LEVEL=info, ${canPin ? 'servers on CPU 1, load generator on CPU 0' : 'not pinned to cores'}\n`,
+  );
+  console.log(
+    `| endpoint | req/s @50 conn | p50 ms @${FIXED_RATE}/s | p99 ms @${FIXED_RATE}/s | vs node:http | vs bare Nest | errors |`,
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const at = r.rate === FIXED_RATE ? '' : ` (@${r.rate}/s)`;
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)}${at} | ${r.p99.toFixed(1)}${at} | ${pct(r.rps, http.rps)} | ${pct(r.rps, nest.rps)} | ${r.errors} |`);
+    console.log(
+      `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)}${at} | ${r.p99.toFixed(1)}${at} | ${pct(r.rps, http.rps)} | ${pct(r.rps, nest.rps)} | ${r.errors} |`,
+    );
     if (r.errors > 0) exitCode = 1;
   }
   const balances = results.find((r) => r.name.startsWith('GET balances'));
   const roundRatios = balances.rounds.map((rps, i) => pct(rps, nest.rounds[i]));
-  console.log(`\nbalances (cached): ${pct(balances.rps, nest.rps)} of the bare NestJS app (target ≥ 70%; rounds ${roundRatios.join(', ')}), p99 ${balances.p99.toFixed(1)} ms at ${FIXED_RATE}/s (target < 10 ms; rounds ${balances.p99Rounds.map((v) => v.toFixed(1)).join(', ')}; bare NestJS ${nest.p99Rounds.map((v) => v.toFixed(1)).join(', ')})`);
+  console.log(
+    `\nbalances (cached): ${pct(balances.rps, nest.rps)} of the bare NestJS app (target ≥ 70%; rounds ${roundRatios.join(', ')}), p99 ${balances.p99.toFixed(1)} ms at ${FIXED_RATE}/s (target < 10 ms; rounds ${balances.p99Rounds.map((v) => v.toFixed(1)).join(', ')}; bare NestJS ${nest.p99Rounds.map((v) => v.toFixed(1)).join(', ')})`,
+  );
   const cpu = (runs) => median(runs.map((r) => r.cpuPerRequest ?? NaN));
   if (!Number.isNaN(cpu(balancesRounds)) && !Number.isNaN(cpu(nestRounds))) {
-    console.log(`CPU per request: balances ${cpu(balancesRounds).toFixed(1)} µs, bare NestJS ${cpu(nestRounds).toFixed(1)} µs (the same ratio by CPU cost: ${pct(cpu(nestRounds), cpu(balancesRounds))})`);
+    console.log(
+      `CPU per request: balances ${cpu(balancesRounds).toFixed(1)} µs, bare NestJS ${cpu(nestRounds).toFixed(1)} µs (the same ratio by CPU cost: ${pct(cpu(nestRounds), cpu(balancesRounds))})`,
+    );
   }
   console.log(`${results.length} passed, ${exitCode} failed`);
 } catch (error) {
@@ -339,7 +390,9 @@ try {
   exitCode = 1;
 } finally {
   for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+  await Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
+  );
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
   await admin.end();
   if (profileDir) {

@@ -28,7 +28,11 @@ if (kind === 'http') {
   }
   const descriptor = Object.getOwnPropertyDescriptor(ReferenceController.prototype, 'balances');
   Get('reference')(ReferenceController.prototype, 'balances', descriptor);
-  Header('content-type', 'application/json; charset=utf-8')(ReferenceController.prototype, 'balances', descriptor);
+  Header('content-type', 'application/json; charset=utf-8')(
+    ReferenceController.prototype,
+    'balances',
+    descriptor,
+  );
   Controller()(ReferenceController);
   class ReferenceModule {}
   Module({ controllers: [ReferenceController] })(ReferenceModule);

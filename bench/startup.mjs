@@ -19,7 +19,14 @@ const dataDir = mkdtempSync(join(tmpdir(), 'cass-startup-'));
 const base = `http://127.0.0.1:${port}`;
 const started = performance.now();
 const child = spawn(process.execPath, ['dist/src/main.js'], {
-  env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', SCHEDULER_ENABLED: 'false', DATABASE_URL: '' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SCHEDULER_ENABLED: 'false',
+    DATABASE_URL: '',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 
@@ -58,8 +65,12 @@ try {
   }
   times.sort((a, b) => a - b);
   const pct = (p) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
-  console.log(`cold start (fresh data dir) to first 200 on /docs: ${docsMs.toFixed(0)} ms; token served at ${tokenReadyMs.toFixed(0)} ms`);
-  console.log(`token issuance over ${samples} sequential requests: p50 ${pct(50).toFixed(1)} ms, p90 ${pct(90).toFixed(1)} ms, max ${times.at(-1).toFixed(1)} ms`);
+  console.log(
+    `cold start (fresh data dir) to first 200 on /docs: ${docsMs.toFixed(0)} ms; token served at ${tokenReadyMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `token issuance over ${samples} sequential requests: p50 ${pct(50).toFixed(1)} ms, p90 ${pct(90).toFixed(1)} ms, max ${times.at(-1).toFixed(1)} ms`,
+  );
 } finally {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
