@@ -23,13 +23,26 @@
  *   node bench/load.mjs --short                          CI: a few seconds each, fails on any error
  *   node bench/load.mjs --cpu-prof                       also writes a CPU profile of the service
  *                                                        during the balances run and summarises it
+ *   node bench/load.mjs --alloc                          also reports the bytes V8 allocates per
+ *                                                        request (cached balances and bare NestJS),
+ *                                                        which host noise does not move; their logs
+ *                                                        then go to a temporary file, not /dev/null
  * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createInterface } from 'node:readline';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +72,7 @@ const onServerCore = (args) =>
 const args = new Set(process.argv.slice(2));
 const SHORT = args.has('--short');
 const CPU_PROF = args.has('--cpu-prof');
+const ALLOC = args.has('--alloc');
 const DURATION = SHORT ? 2 : 10;
 const CONNECTIONS = 50;
 const FIXED_RATE = 500;
@@ -117,7 +131,9 @@ const CLOCK_TICKS = (() => {
  */
 async function cannonWithCpu(opts, pid) {
   const before = cpuMicros(pid);
+  const startedAt = performance.now();
   const result = await cannon(opts);
+  result.window = [startedAt, performance.now()];
   const after = cpuMicros(pid);
   result.cpuPerRequest =
     before === undefined || after === undefined ? undefined : (after - before) / result.requests.total;
@@ -180,6 +196,36 @@ function paced({ url, method = 'GET', headers = {}, body }, rate, seconds) {
   });
 }
 
+/**
+ * With --alloc a server runs with V8's `--trace-gc-nvp`, which prints one line per collection to
+ * stdout: "<ms since start> ms: pause=… allocated=<bytes since the previous collection> …". The
+ * bytes of the collections that fell inside a saturated round, divided by the round's requests, are
+ * what one request allocates: a figure that, unlike CPU time, a slower spell of the host does not
+ * change. (The few KB allocated before the round's first collection and after its last one are
+ * left out or counted in its place; over a 10 s round of several hundred collections, < 1%.)
+ */
+function traced(name) {
+  if (!ALLOC) return { flags: [], stdout: 'ignore' };
+  const file = join(gcDir, name);
+  return { flags: ['--trace-gc-nvp'], stdout: openSync(file, 'w'), file, spawnedAt: performance.now() };
+}
+
+async function allocatedPerRequest(server, runs) {
+  const collections = [];
+  const lines = createInterface({ input: createReadStream(server.file), crlfDelay: Infinity });
+  for await (const line of lines) {
+    const gc = /\s(\d+) ms: pause=.* allocated=(\d+)/.exec(line);
+    if (gc) collections.push({ at: server.spawnedAt + Number(gc[1]), bytes: Number(gc[2]) });
+  }
+  return median(
+    runs.map((run) => {
+      const [from, to] = run.window;
+      const bytes = collections.filter((c) => c.at >= from && c.at <= to).reduce((n, c) => n + c.bytes, 0);
+      return bytes / run.requests.total;
+    }),
+  );
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
@@ -230,12 +276,15 @@ await admin.query(`CREATE SCHEMA ${schema}`);
 
 const children = [];
 const profileDir = CPU_PROF ? mkdtempSync(join(tmpdir(), 'cass-prof-')) : undefined;
+const gcDir = ALLOC ? mkdtempSync(join(tmpdir(), 'cass-gc-')) : undefined;
 let exitCode = 0;
 try {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const serviceTrace = traced('service.log');
   const [command, commandArgs] = onServerCore([
     ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ...serviceTrace.flags,
     'dist/src/main.js',
   ]);
   const service = spawn(command, commandArgs, {
@@ -252,7 +301,7 @@ try {
       MARKET_RATE_LIMIT_PER_MINUTE: '100000000',
       TOKEN_RATE_LIMIT_PER_MINUTE: '100000000',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', serviceTrace.stdout, 'inherit'],
   });
   children.push(service);
   await waitFor(`${base}/health/ready`);
@@ -288,13 +337,19 @@ try {
   const references = {};
   for (const kind of ['http', 'nest']) {
     const refPort = await freePort();
+    // Only the bare NestJS app's allocation is compared with the service's.
+    const trace = kind === 'nest' ? traced('nest.log') : { flags: [], stdout: 'ignore' };
+    references[`${kind}Trace`] = trace;
     const [refCommand, refArgs] = onServerCore([
+      ...trace.flags,
       'bench/reference-servers.mjs',
       kind,
       String(refPort),
       bodyFile,
     ]);
-    const child = spawn(refCommand, refArgs, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = spawn(refCommand, refArgs, {
+      stdio: ['ignore', trace.stdout, 'inherit', 'ipc'],
+    });
     children.push(child);
     await new Promise((resolve) => child.once('message', resolve));
     references[kind] = `http://127.0.0.1:${refPort}`;
@@ -384,6 +439,12 @@ try {
       `CPU per request: balances ${cpu(balancesRounds).toFixed(1)} µs, bare NestJS ${cpu(nestRounds).toFixed(1)} µs (the same ratio by CPU cost: ${pct(cpu(nestRounds), cpu(balancesRounds))})`,
     );
   }
+  if (ALLOC) {
+    const kb = async (server, runs) => ((await allocatedPerRequest(server, runs)) / 1024).toFixed(1);
+    console.log(
+      `Allocated per request (V8 --trace-gc-nvp, median of the saturated rounds): balances ${await kb(serviceTrace, balancesRounds)} KB, bare NestJS ${await kb(references.nestTrace, nestRounds)} KB`,
+    );
+  }
   console.log(`${results.length} passed, ${exitCode} failed`);
 } catch (error) {
   console.error(error);
@@ -403,5 +464,6 @@ try {
     }
     rmSync(profileDir, { recursive: true, force: true });
   }
+  if (gcDir) rmSync(gcDir, { recursive: true, force: true });
 }
 process.exit(exitCode);
