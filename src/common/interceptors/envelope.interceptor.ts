@@ -10,21 +10,20 @@ export interface Envelope<T> {
   statusCode: number;
 }
 
+/** The published envelope around a successful result. */
+export function envelope<T>(result: T, statusCode: number): Envelope<T> {
+  return { isError: false, message: statusText(statusCode), result, statusCode };
+}
+
 /**
  * Wraps the results of /v1/api controllers in the published envelope. Bound per controller
- * (not globally) so other routes pay nothing for it.
+ * (not globally) so other routes pay nothing for it. The cached balances fast path
+ * (CachedBalancesMiddleware) builds its envelope with the same function.
  */
 @Injectable()
 export class EnvelopeInterceptor<T> implements NestInterceptor<T, Envelope<T>> {
   intercept(context: ExecutionContext, next: CallHandler<T>): Observable<Envelope<T>> {
     const response = context.switchToHttp().getResponse<Response>();
-    return next.handle().pipe(
-      map((result) => ({
-        isError: false as const,
-        message: statusText(response.statusCode),
-        result,
-        statusCode: response.statusCode,
-      })),
-    );
+    return next.handle().pipe(map((result) => envelope(result, response.statusCode)));
   }
 }

@@ -129,6 +129,17 @@ export class AccountDataService {
     return { ...cached, freshness: this.freshness(cached.account, false) };
   }
 
+  /**
+   * The balances `balancesOf(tenantId, accountId, false)` would answer with, when this instance
+   * holds them in its read cache; undefined otherwise. Synchronous: no database, no refresh.
+   */
+  cachedBalancesOf(tenantId: string, accountId: string): BalancesView | undefined {
+    const cached = this.readCache.get(tenantId, accountId);
+    if (!cached) return undefined;
+    const { account, snapshot } = cached;
+    return { account, snapshot, freshness: this.freshness(account, false) };
+  }
+
   /** The stored snapshot, or the 422 that says why there is no usable one. */
   private async usableSnapshot(tenantId: string, account: AccountEntity): Promise<Snapshot> {
     const snapshot = await this.snapshots.find(tenantId, account.id);
