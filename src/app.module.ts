@@ -1,4 +1,10 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import {
+  Module,
+  RequestMethod,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+} from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import type { DestinationStream } from 'pino';
@@ -13,6 +19,7 @@ import { RateLimitModule } from './common/guards/rate-limit.module.js';
 import { ScopesGuard } from './common/guards/scopes.guard.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { AccountsModule } from './modules/accounts/accounts.module.js';
+import { CachedBalancesMiddleware } from './modules/accounts/balances/cached-balances.middleware.js';
 import { AggregationModule } from './modules/aggregation/aggregation.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { IntegrityModule } from './modules/integrity/integrity.module.js';
@@ -28,7 +35,7 @@ import { TenancyModule } from './modules/tenancy/tenancy.module.js';
 import { WalletsModule } from './modules/wallets/wallets.module.js';
 
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
   /** `clock` replaces the system clock (tests move time instead of sleeping); `logDestination` captures logs. */
   static forRoot(
     config: AppConfig,
@@ -60,11 +67,21 @@ export class AppModule {
       ],
       providers: [
         // Order matters: authenticate, then check scopes, then count the request against the client.
+        // The scope and rate-limit guards are providers too: the cached balances fast path runs
+        // these same instances.
+        ScopesGuard,
+        RateLimitGuard,
         { provide: APP_GUARD, useClass: JwtAuthGuard },
-        { provide: APP_GUARD, useClass: ScopesGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useExisting: ScopesGuard },
+        { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
       ],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(CachedBalancesMiddleware)
+      .forRoutes({ path: 'v1/api/account/:accountId/balances', method: RequestMethod.GET });
   }
 }

@@ -1,0 +1,215 @@
+/**
+ * The cached balances fast path (CachedBalancesMiddleware): a request answerable from memory is
+ * answered before Nest's route pipeline, with exactly the response the route gives; everything
+ * else goes down the route. These tests tell the two paths apart by whether the envelope
+ * interceptor ran, and compare what a caller sees on each.
+ */
+import { jest } from '@jest/globals';
+import { Writable } from 'node:stream';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request, { type Response } from 'supertest';
+import type TestAgent from 'supertest/lib/agent.js';
+import { createApp } from '../src/app.factory.js';
+import { ManualClock } from '../src/common/clock/clock.js';
+import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
+import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
+import { ClientsService } from '../src/modules/tenancy/clients.service.js';
+import { createTestSchema, SANDBOX, testConfig, usingPostgres } from './support/test-app.js';
+
+class LogCapture extends Writable {
+  readonly lines: Record<string, unknown>[] = [];
+
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) this.lines.push(JSON.parse(line));
+    done();
+  }
+}
+
+/** Headers that differ between any two requests (time, id, the decreasing counter). */
+const VARYING = new Set(['date', 'x-request-id', 'ratelimit-remaining']);
+const stable = (res: Response) =>
+  Object.fromEntries(Object.entries(res.headers).filter(([name]) => !VARYING.has(name)));
+
+describe('cached balances fast path (e2e)', () => {
+  const clock = new ManualClock(new Date());
+  const accountId = sandboxId('account:sandbox:kraken-trading');
+  const path = `/v1/api/account/${accountId}/balances`;
+  const logs = new LogCapture();
+  let app: NestExpressApplication;
+  let http: TestAgent;
+  let dropSchema: (() => Promise<void>) | undefined;
+  let token: string;
+  const intercepted = jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+
+  const tokenFor = async (clientId: string, clientSecret: string) =>
+    (await http.post('/v1/api/token').send({ clientId, clientSecret }).expect(200)).body.result
+      .accessToken as string;
+
+  /** GET (or HEAD) the balances; `route` says whether Nest's route pipeline answered it. */
+  const balances = async (bearer: string, suffix = '', method: 'get' | 'head' = 'get') => {
+    intercepted.mockClear();
+    const res = await http[method](`${path}${suffix}`).set('Authorization', `Bearer ${bearer}`);
+    return { res, route: intercepted.mock.calls.length > 0 };
+  };
+
+  beforeAll(async () => {
+    const schema = usingPostgres() ? await createTestSchema() : undefined;
+    dropSchema = schema?.drop;
+    app = await createApp(testConfig({ LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '40' }, schema?.schema), {
+      clock,
+      logDestination: logs,
+    });
+    await app.init();
+    http = request(app.getHttpServer());
+    token = await tokenFor(SANDBOX.partner.clientId, SANDBOX.partner.secret);
+  });
+  afterAll(async () => {
+    intercepted.mockRestore();
+    await app.close();
+    await dropSchema?.();
+  });
+
+  it('answers a cached read itself, with the status, headers and body the route gives', async () => {
+    const first = await balances(token);
+    const second = await balances(token);
+    expect(first.route).toBe(true); // nothing cached yet: the route loads the balances
+    expect(second.route).toBe(false);
+    expect(first.res.status).toBe(200);
+    expect(second.res.status).toBe(200);
+    expect(second.res.text).toBe(first.res.text);
+    expect(stable(second.res)).toEqual(stable(first.res));
+    expect(second.res.headers).toMatchObject({
+      'content-type': 'application/json; charset=utf-8',
+      'cache-status': 'crypto-asset-service; hit',
+      'ratelimit-limit': '40',
+    });
+    expect(Number(second.res.headers['ratelimit-remaining'])).toBe(
+      Number(first.res.headers['ratelimit-remaining']) - 1,
+    );
+    expect(second.res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.res.body).toMatchObject({ isError: false, message: 'OK', statusCode: 200 });
+    expect(second.res.body.result.accountId).toBe(accountId);
+  });
+
+  it('computes cacheAgeSeconds at each request, not when the balances were cached', async () => {
+    const before = (await balances(token)).res.body.result.cacheAgeSeconds as number;
+    clock.set(new Date(clock.now().getTime() + 7_000));
+    const after = await balances(token);
+    expect(after.route).toBe(false);
+    expect(after.res.body.result.cacheAgeSeconds).toBe(before + 7);
+  });
+
+  it('answers HEAD like the route: the same headers, no body', async () => {
+    const get = await balances(token);
+    const head = await balances(token, '', 'head');
+    expect(head.route).toBe(false);
+    expect(head.res.status).toBe(200);
+    expect(head.res.text ?? '').toBe('');
+    expect(stable(head.res)).toEqual(stable(get.res));
+  });
+
+  it('writes the request line with its id, client and tenant', async () => {
+    const res = await http
+      .get(path)
+      .set('Authorization', `Bearer ${token}`)
+      .set('X-Request-Id', 'fast-path-line')
+      .expect(200);
+    expect(res.headers['x-request-id']).toBe('fast-path-line');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(logs.lines.find((line) => line.reqId === 'fast-path-line')).toMatchObject({
+      msg: 'request completed',
+      req: { id: 'fast-path-line', method: 'GET', url: path },
+      res: { statusCode: 200 },
+      clientId: SANDBOX.partner.clientId,
+    });
+  });
+
+  it('leaves requests with a query string to the route, which validates them', async () => {
+    await balances(token);
+    const withQuery = await balances(token, '?forceRefresh=false');
+    expect(withQuery.route).toBe(true);
+    expect(withQuery.res.status).toBe(200);
+    const invalid = await balances(token, '?forceRefresh=maybe');
+    expect(invalid.res.status).toBe(400);
+    const unknown = await balances(token, '?extra=1');
+    expect(unknown.res.status).toBe(400);
+  });
+
+  it('leaves missing and unknown tokens to the route: 401', async () => {
+    await balances(token);
+    await http.get(path).expect(401);
+    const tampered = await balances(`${token.slice(0, -4)}AAAA`);
+    expect(tampered.res.status).toBe(401);
+    expect(tampered.res.body).toMatchObject({ isError: true, statusCode: 401, result: null });
+  });
+
+  it('refuses a token whose client was disabled after it was cached', async () => {
+    const clients = app.get(ClientsService);
+    const issued = await clients.createClient('sandbox', ['partner'], 'fast-path-disable');
+    const own = await tokenFor('fast-path-disable', issued.clientSecret);
+    await balances(own);
+    expect((await balances(own)).route).toBe(false);
+    await clients.setDisabled('fast-path-disable', true);
+    expect((await balances(own)).res.status).toBe(401);
+  });
+
+  it('runs the route’s scope guard: a token without `partner` gets the route’s 403', async () => {
+    const clients = app.get(ClientsService);
+    const issued = await clients.createClient('sandbox', ['admin'], 'fast-path-admin-only');
+    const adminOnly = await tokenFor('fast-path-admin-only', issued.clientSecret);
+    const route = await balances(adminOnly, '?forceRefresh=false'); // verifies the token
+    await balances(token); // this tenant's balances are cached
+    const fast = await balances(adminOnly); // a verified token and a cache hit: the fast path
+    expect(route.res.status).toBe(403);
+    expect(fast.res.status).toBe(403);
+    expect(fast.route).toBe(false);
+    expect(fast.res.body).toEqual({
+      ...route.res.body,
+      responseException: {
+        exceptionMessage: {
+          ...route.res.body.responseException.exceptionMessage,
+          traceId: fast.res.headers['x-request-id'],
+        },
+      },
+    });
+  });
+
+  it('never answers another tenant from this tenant’s cache: 404 from the route', async () => {
+    await balances(token);
+    const other = await tokenFor(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
+    const res = await balances(other);
+    expect(res.res.status).toBe(404);
+  });
+
+  it('leaves an id the route would reject to the route: 400 naming the parameter', async () => {
+    const res = await http
+      .get('/v1/api/account/not-a-uuid/balances')
+      .set('Authorization', `Bearer ${token}`)
+      .expect(400);
+    expect(JSON.stringify(res.body)).toContain('accountId');
+  });
+
+  it('counts against the client’s rate limit like the route, and answers 429 as the route does', async () => {
+    const clients = app.get(ClientsService);
+    const issued = await clients.createClient('sandbox', ['partner'], 'fast-path-limited');
+    const limited = await tokenFor('fast-path-limited', issued.clientSecret);
+    await balances(token);
+    const seen: { status: number; route: boolean; remaining: string | undefined }[] = [];
+    for (let i = 0; i < 40; i++) {
+      const { res, route } = await balances(limited);
+      seen.push({ status: res.status, route, remaining: res.headers['ratelimit-remaining'] });
+    }
+    // The first read verified the token on the route; the others were answered from memory
+    // while the cache entry lived (one second). All 40 counted, on either path.
+    expect(seen.every((s) => s.status === 200)).toBe(true);
+    expect(seen.filter((s) => !s.route).length).toBeGreaterThan(0);
+    expect(seen.map((s) => Number(s.remaining))).toEqual([...Array(40).keys()].reverse());
+    const fast = await balances(limited);
+    const route = await balances(limited, '?forceRefresh=false');
+    expect(fast.res.status).toBe(429);
+    expect(route.res.status).toBe(429);
+    expect(fast.res.headers['retry-after']).toBeDefined();
+    expect(Object.keys(fast.res.body)).toEqual(Object.keys(route.res.body));
+    expect(fast.res.body.responseException.exceptionMessage.status).toBe(429);
+  });
+});
