@@ -5,6 +5,8 @@
  * interceptor ran, and compare what a caller sees on each.
  */
 import { jest } from '@jest/globals';
+import { GUARDS_METADATA, INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
+import type { ApplicationConfig } from '@nestjs/core';
 import { Writable } from 'node:stream';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request, { type Response } from 'supertest';
@@ -12,6 +14,7 @@ import type TestAgent from 'supertest/lib/agent.js';
 import { createApp } from '../src/app.factory.js';
 import { ManualClock } from '../src/common/clock/clock.js';
 import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
+import { AccountsController } from '../src/modules/accounts/accounts.controller.js';
 import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
 import { ClientsService } from '../src/modules/tenancy/clients.service.js';
 import { createTestSchema, SANDBOX, testConfig, usingPostgres } from './support/test-app.js';
@@ -67,6 +70,29 @@ describe('cached balances fast path (e2e)', () => {
     intercepted.mockRestore();
     await app.close();
     await dropSchema?.();
+  });
+
+  it('runs every guard and interceptor the route has (one added to the route must be added to it)', () => {
+    const config = (app as unknown as { config: ApplicationConfig }).config;
+    const names = (items: object[]) => items.map((item) => item.constructor.name);
+    const requestScoped = <T>(wrappers: { instance: T }[]) =>
+      wrappers.map((wrapper) => wrapper.instance as object);
+    // The fast path checks the token as JwtAuthGuard's memory test does, then runs the other two.
+    expect(names([...config.getGlobalGuards(), ...requestScoped(config.getGlobalRequestGuards())])).toEqual([
+      'JwtAuthGuard',
+      'ScopesGuard',
+      'RateLimitGuard',
+    ]);
+    expect([
+      ...config.getGlobalInterceptors(),
+      ...requestScoped(config.getGlobalRequestInterceptors()),
+    ]).toEqual([]);
+    const handler = AccountsController.prototype.balances;
+    for (const target of [handler, AccountsController]) {
+      expect(Reflect.getMetadata(GUARDS_METADATA, target) ?? []).toEqual([]);
+    }
+    expect(Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? []).toEqual([]);
+    expect(Reflect.getMetadata(INTERCEPTORS_METADATA, AccountsController)).toEqual([EnvelopeInterceptor]);
   });
 
   it('answers a cached read itself, with the status, headers and body the route gives', async () => {

@@ -30,6 +30,8 @@ interface EncodedBody {
  *
  * Everything else (no or unknown token, a query, a cache miss) goes down the route's full
  * pipeline unchanged, which verifies the token, validates the parameters and reads the database.
+ * A guard or interceptor added to the route must be added here too; test/balances-fast-path
+ * .e2e-spec.ts pins the route's list and compares what the two paths answer.
  *
  * Why: Nest's per-route machinery (guard and pipe consumers, parameter factories, the
  * interceptor's rxjs chain and async resources) cost more than the rest of a cached answer
