@@ -79,6 +79,7 @@ export class AppModule implements NestModule {
     };
   }
 
+  /** Wired here, beside the global guards it runs (docs/decisions.md, "Cached balances fast path"). */
   configure(consumer: MiddlewareConsumer): void {
     consumer
       .apply(CachedBalancesMiddleware)
