@@ -1,10 +1,11 @@
 # syntax=docker/dockerfile:1
 
+# Node 24 LTS, pinned to the release CI runs on (.ci/run NODE_VERSION); package.json engines: >=24.
 # ---- build: compile TypeScript (src/ and migrations/) to dist/ ----
-FROM node:20-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
-# .npmrc carries legacy-peer-deps (a dependency declares Nest peers up to 11 only).
-COPY package.json package-lock.json .npmrc ./
+# Peer ranges that lag behind Nest 12 are widened by `overrides` in package.json.
+COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -12,10 +13,10 @@ COPY migrations ./migrations
 RUN npm run build
 
 # ---- runtime: production dependencies and the compiled output only ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:24.21.0-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY package.json package-lock.json .npmrc ./
+COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The embedded PGlite database (used only when DATABASE_URL is unset) lives in ./data.

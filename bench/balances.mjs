@@ -119,7 +119,7 @@ started = performance.now();
 const again = await refresher.refresh(tenantId, account.id, 'admin');
 const unchangedRefreshMs = Math.round(performance.now() - started);
 
-const { entries } = await app.get(LedgerService).ledgerForAccount(tenantId, account.id);
+const { entries } = await app.get(LedgerService).ledgerForAccount(tenantId, account);
 started = performance.now();
 summarizeByAccountAndSymbol(computeCostBasis(entries, { method: 'fifo' }));
 const engineMs = Math.round(performance.now() - started);

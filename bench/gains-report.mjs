@@ -165,7 +165,7 @@ try {
 
   // Where the time goes: loading the ledger, then the engine.
   started = performance.now();
-  const { entries } = await app.get(LedgerService).ledgerForAccount(tenantId, accountId);
+  const { entries } = await app.get(LedgerService).ledgerForAccount(tenantId, { id: accountId });
   const ledgerMs = Math.round(performance.now() - started);
   started = performance.now();
   const result = computeCostBasis(entries, { method: 'fifo' });

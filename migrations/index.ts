@@ -1,12 +1,16 @@
 /** Every migration, in order. `npm run migration:generate` appends here. */
 import type { MigrationInterface } from 'typeorm';
+import { OperatorTenant1795500184242 } from './1795500184242-OperatorTenant.js';
 import { AccountsTransactionsBalances1795263822962 } from './1795263822962-AccountsTransactionsBalances.js';
 import { Portfolios1795262572617 } from './1795262572617-Portfolios.js';
 import { MarketData1795262110787 } from './1795262110787-MarketData.js';
 import { InitialTenancy1795261121274 } from './1795261121274-InitialTenancy.js';
+import { SecretGeneration1795500657811 } from './1795500657811-SecretGeneration.js';
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InitialTenancy1795261121274,
   MarketData1795262110787,
   Portfolios1795262572617,
   AccountsTransactionsBalances1795263822962,
+  OperatorTenant1795500184242,
+  SecretGeneration1795500657811,
 ];

@@ -3,8 +3,9 @@
  * this, so tests exercise the real body limits, validation, filters, Swagger and shutdown hooks.
  */
 import { NestFactory } from '@nestjs/core';
+import helmet from 'helmet';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger, PinoLogger } from 'nestjs-pino';
+import { PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { AppConfig } from './config/app-config.js';
 import type { Clock } from './common/clock/clock.js';
@@ -13,6 +14,7 @@ import { createValidationPipe } from './common/validation/validation.js';
 import { setupSwagger } from './swagger.js';
 import { checkRequestInput } from './common/http/request-input.check.js';
 import { requestLogger } from './common/logging/request-logger.middleware.js';
+import { createServiceLogger, loggerParams } from './common/logging/logging.module.js';
 
 export const BODY_LIMIT = '100kb';
 
@@ -20,19 +22,23 @@ export async function createApp(
   config: AppConfig,
   options: { logs?: boolean; clock?: Clock; logDestination?: DestinationStream } = {},
 ): Promise<NestExpressApplication> {
+  const logging = loggerParams(config, options.logDestination);
+  // Nest logs through pino from its first line, each line when it happens (no bufferLogs).
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config, { clock: options.clock, logDestination: options.logDestination }),
+    AppModule.forRoot(config, { clock: options.clock, logging }),
     {
-      bufferLogs: true,
       bodyParser: false,
       return503OnClosing: true,
-      logger: options.logs === false ? false : undefined,
+      logger: options.logs === false && !options.logDestination ? false : createServiceLogger(logging),
     },
   );
-  if (options.logs !== false || options.logDestination) app.useLogger(app.get(Logger));
-  app.set('trust proxy', 'loopback');
+  // Only configured proxies may name the client's address (rate limits key on it); none by default.
+  app.set('trust proxy', config.trustProxy);
   app.set('x-powered-by', false);
   app.set('etag', false);
+  // Security headers first, so every answer carries them: errors of the body parser, unknown
+  // routes and the cached balances fast path (which writes its answers itself) included.
+  app.use(securityHeaders(config));
   // Request id and the request's log line first, so even a body the parser rejects gets both.
   // Outside a request PinoLogger.logger is nestjs-pino's root logger (the one all logs go through).
   app.use(requestLogger((await app.resolve(PinoLogger)).logger));
@@ -43,4 +49,21 @@ export async function createApp(
   app.enableShutdownHooks();
   setupSwagger(app);
   return app;
+}
+
+/**
+ * helmet's defaults (nosniff, frame and referrer policies, a same-origin CSP) with two changes:
+ * HSTS only in production (a development server on http://localhost must not pin HTTPS in the
+ * browser), and `upgrade-insecure-requests` likewise only in production, as on plain http it
+ * would send Swagger UI's own scripts to an https port nobody listens on. The default CSP suits
+ * Swagger UI as served by @nestjs/swagger: external same-origin scripts, inline styles, data:
+ * images (its online validator badge is switched off in swagger.ts).
+ */
+export function securityHeaders(config: AppConfig) {
+  return helmet({
+    strictTransportSecurity: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    contentSecurityPolicy: {
+      directives: { upgradeInsecureRequests: config.isProduction ? [] : null },
+    },
+  });
 }

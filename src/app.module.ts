@@ -1,13 +1,7 @@
-import {
-  Module,
-  RequestMethod,
-  type DynamicModule,
-  type MiddlewareConsumer,
-  type NestModule,
-} from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
-import type { DestinationStream } from 'pino';
+import type { Params as LoggerParams } from 'nestjs-pino';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { ClockModule, type Clock } from './common/clock/clock.js';
@@ -17,9 +11,9 @@ import { JwtAuthGuard } from './common/guards/jwt-auth.guard.js';
 import { RateLimitGuard } from './common/guards/rate-limit.guard.js';
 import { RateLimitModule } from './common/guards/rate-limit.module.js';
 import { ScopesGuard } from './common/guards/scopes.guard.js';
-import { LoggingModule } from './common/logging/logging.module.js';
+import { LoggingModule, loggerParams } from './common/logging/logging.module.js';
 import { AccountsModule } from './modules/accounts/accounts.module.js';
-import { CachedBalancesMiddleware } from './modules/accounts/balances/cached-balances.middleware.js';
+import { CachedBalancesModule } from './modules/accounts/balances/cached-balances.module.js';
 import { AggregationModule } from './modules/aggregation/aggregation.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { IntegrityModule } from './modules/integrity/integrity.module.js';
@@ -35,18 +29,18 @@ import { TenancyModule } from './modules/tenancy/tenancy.module.js';
 import { WalletsModule } from './modules/wallets/wallets.module.js';
 
 @Module({})
-export class AppModule implements NestModule {
-  /** `clock` replaces the system clock (tests move time instead of sleeping); `logDestination` captures logs. */
-  static forRoot(
-    config: AppConfig,
-    options: { clock?: Clock; logDestination?: DestinationStream } = {},
-  ): DynamicModule {
+export class AppModule {
+  /**
+   * `clock` replaces the system clock (tests move time instead of sleeping); `logging`: the
+   * parameters createApp built its start-up logger with (loggerParams(config) by default).
+   */
+  static forRoot(config: AppConfig, options: { clock?: Clock; logging?: LoggerParams } = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         ClockModule.forRoot(options.clock),
-        LoggingModule.forRoot(options.logDestination),
+        LoggingModule.forRoot(options.logging ?? loggerParams(config)),
         ScheduleModule.forRoot(),
         DatabaseModule,
         RateLimitModule,
@@ -56,6 +50,7 @@ export class AppModule implements NestModule {
         SandboxModule,
         MarketModule,
         AccountsModule,
+        CachedBalancesModule,
         IntegrityModule,
         ScoringModule,
         PortfoliosModule,
@@ -67,8 +62,8 @@ export class AppModule implements NestModule {
       ],
       providers: [
         // Order matters: authenticate, then check scopes, then count the request against the client.
-        // The scope and rate-limit guards are providers too: the cached balances fast path runs
-        // these same instances.
+        // The scope and rate-limit guards are providers too (one instance each, which the APP_GUARD
+        // entries alias); the cached balances fast path finds and runs these global guards.
         ScopesGuard,
         RateLimitGuard,
         { provide: APP_GUARD, useClass: JwtAuthGuard },
@@ -77,12 +72,5 @@ export class AppModule implements NestModule {
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
       ],
     };
-  }
-
-  /** Wired here, beside the global guards it runs (docs/decisions.md, "Cached balances fast path"). */
-  configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(CachedBalancesMiddleware)
-      .forRoutes({ path: 'v1/api/account/:accountId/balances', method: RequestMethod.GET });
   }
 }

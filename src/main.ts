@@ -1,7 +1,10 @@
+import './runtime-check.js'; // first: a too-old Node stops here, before anything else loads
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigValidationError, loadConfig } from './config/app-config.js';
 import { createApp } from './app.factory.js';
+import { lockEmbeddedDataDirectory } from './database/data-source-options.js';
+import { DATA_DIR_LOCKED_EXIT_CODE, DataDirectoryLockedError } from './database/data-dir-lock.js';
 
 async function bootstrap(): Promise<void> {
   const startedAt = Date.now();
@@ -15,6 +18,16 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
+  // One process per embedded DATA_DIR: refuse here, in one sentence, before anything starts.
+  try {
+    lockEmbeddedDataDirectory(config);
+  } catch (error) {
+    if (error instanceof DataDirectoryLockedError) {
+      console.error(error.message);
+      process.exit(DATA_DIR_LOCKED_EXIT_CODE);
+    }
+    throw error;
+  }
   const app = await createApp(config);
   await app.listen(config.PORT, config.HOST);
   const logger = new Logger('Bootstrap');
@@ -25,7 +38,7 @@ async function bootstrap(): Promise<void> {
   logger.log(`Swagger UI: ${base}/docs · OpenAPI: ${base}/docs-json`);
   if (config.sandboxEnabled) {
     logger.log(
-      'Sandbox credentials (synthetic data): partner sandbox-client / sandbox-secret · admin sandbox-admin / sandbox-admin-secret · tenant B sandbox-b-client / sandbox-b-secret',
+      'Sandbox credentials (synthetic data): partner sandbox-client / sandbox-secret (tenant sandbox) · tenant B sandbox-b-client / sandbox-b-secret (tenant sandbox-b) · admin sandbox-admin / sandbox-admin-secret (tenant operator, admin API only; name the tenant in each request)',
     );
   }
 }

@@ -1,15 +1,20 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { describeErrorBodies, ERROR_BODY_MODELS } from './common/openapi/api-responses.js';
 import { API_VERSION } from './modules/status/status.controller.js';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Cryptoasset Accounts, Scoring and Reporting Service')
     .setDescription(
-      'Data infrastructure for registered investment advisors. Get a token from `POST /v1/api/token` ' +
-        '(sandbox: `sandbox-client` / `sandbox-secret`; admin: `sandbox-admin` / `sandbox-admin-secret`), ' +
-        'then press **Authorize** and paste it. Responses under `/v1/api` come in the envelope ' +
-        '`{isError, message, result, statusCode}`; errors elsewhere are RFC 9457 problem+json.',
+      'Data infrastructure for registered investment advisors. Press **Authorize** and use the ' +
+        '`oauth2` client-credentials form (sandbox: `sandbox-client` / `sandbox-secret` with scope ' +
+        '`partner`; admin: `sandbox-admin` / `sandbox-admin-secret` with scope `admin`: operator ' +
+        'tenant, `/admin` only, each request names its `tenant`), or get a token from ' +
+        '`POST /v1/api/token` and paste `result.accessToken` into `bearer`. Responses ' +
+        'under `/v1/api` come in the envelope `{isError, message, result, statusCode}` (errors: ' +
+        '`result: null` and `responseException.exceptionMessage`); errors elsewhere are RFC 9457 ' +
+        'problem+json.',
     )
     .setVersion(API_VERSION)
     .addBearerAuth(
@@ -17,18 +22,41 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'Access token from POST /v1/api/token',
+        description: 'Access token from POST /v1/api/token (`result.accessToken`) or POST /oauth/token.',
       },
       'bearer',
     )
+    .addOAuth2(
+      {
+        type: 'oauth2',
+        description:
+          'RFC 6749 client credentials at /oauth/token (client authentication by HTTP Basic or in the body).',
+        flows: {
+          clientCredentials: {
+            tokenUrl: '/oauth/token',
+            scopes: {
+              partner: 'The published API (accounts, balances, scores, reports).',
+              admin: 'The admin API (/admin/...).',
+            },
+          },
+        },
+      },
+      'oauth2',
+    )
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return describeErrorBodies(SwaggerModule.createDocument(app, config, { extraModels: ERROR_BODY_MODELS }));
 }
 
 export function setupSwagger(app: INestApplication): void {
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
     customSiteTitle: 'Crypto Asset Service API',
-    swaggerOptions: { persistAuthorization: true, displayRequestDuration: true, tryItOutEnabled: true },
+    swaggerOptions: {
+      persistAuthorization: true,
+      displayRequestDuration: true,
+      tryItOutEnabled: true,
+      // No badge image from an outside validator: the CSP allows same-origin images only.
+      validatorUrl: null,
+    },
   });
 }

@@ -94,7 +94,7 @@ describe('admin accounts (e2e)', () => {
 
       // Refresh now: the synthetic source fills it.
       const refresh = await t.http
-        .post(`/admin/accounts/${res.body.accountId}/refresh`)
+        .post(`/admin/accounts/${res.body.accountId}/refresh?tenant=sandbox-b`)
         .set(bearer(admin))
         .expect(200);
       expect(refresh.body).toMatchObject({
@@ -104,11 +104,12 @@ describe('admin accounts (e2e)', () => {
       expect(refresh.body.inserted).toBeGreaterThan(100);
     });
 
-    it('defaults to the admin’s own tenant and takes on-chain accounts with address and chain', async () => {
+    it('takes on-chain accounts with address and chain', async () => {
       const res = await t.http
         .post('/admin/accounts')
         .set(bearer(admin))
         .send({
+          tenant: 'sandbox',
           platform: 'ethereum',
           identity: 'hh-3/eth',
           source: 'csv',
@@ -143,7 +144,11 @@ describe('admin accounts (e2e)', () => {
       [{ platform: 'coinbase', identity: 'x8', source: 'csv', sandboxProfile: 'normal' }, 'sandboxProfile'],
       [{ platform: 'coinbase', identity: 'x9', source: 'csv', extra: true }, 'extra'],
     ])('rejects %j with 400 naming %s', async (body, field) => {
-      const res = await t.http.post('/admin/accounts').set(bearer(admin)).send(body).expect(400);
+      const res = await t.http
+        .post('/admin/accounts')
+        .set(bearer(admin))
+        .send({ tenant: 'sandbox', ...body })
+        .expect(400);
       expect(res.body.errors).toHaveProperty([field]);
     });
 
@@ -152,13 +157,19 @@ describe('admin accounts (e2e)', () => {
       const dup = await t.http
         .post('/admin/accounts')
         .set(bearer(admin))
-        .send({ platform: 'kraken', identity: 'dup-identity', source: 'csv' })
+        .send({ tenant: 'sandbox', platform: 'kraken', identity: 'dup-identity', source: 'csv' })
         .expect(409);
       expect(dup.body.errors).toHaveProperty(['identity']);
       const dupCollection = await t.http
         .post('/admin/accounts')
         .set(bearer(admin))
-        .send({ platform: 'kraken', identity: 'other', source: 'csv', collectionId: first.collectionId })
+        .send({
+          tenant: 'sandbox',
+          platform: 'kraken',
+          identity: 'other',
+          source: 'csv',
+          collectionId: first.collectionId,
+        })
         .expect(409);
       expect(dupCollection.body.errors).toHaveProperty(['collectionId']);
     });
@@ -196,8 +207,14 @@ describe('admin accounts (e2e)', () => {
     });
 
     it('answers an unknown account with 404 and a non-UUID with 400', async () => {
-      await t.http.get('/admin/accounts/00000000-0000-4000-8000-000000000000').set(bearer(admin)).expect(404);
-      const bad = await t.http.post('/admin/accounts/xyz/refresh').set(bearer(admin)).expect(400);
+      await t.http
+        .get('/admin/accounts/00000000-0000-4000-8000-000000000000?tenant=sandbox')
+        .set(bearer(admin))
+        .expect(404);
+      const bad = await t.http
+        .post('/admin/accounts/xyz/refresh?tenant=sandbox')
+        .set(bearer(admin))
+        .expect(400);
       expect(bad.body.errors).toHaveProperty(['accountId']);
     });
   });
@@ -251,6 +268,7 @@ describe('admin accounts (e2e)', () => {
       const first = await importCsv(t, admin, accountId, csvOf(history)).expect(200);
       expect(first.body).toEqual({
         accountId,
+        tenant: 'sandbox',
         rows: history.length,
         inserted: history.length,
         updated: 0,
@@ -287,7 +305,7 @@ describe('admin accounts (e2e)', () => {
       await importCsv(t, admin, sandboxAccountId, csvOf(simpleHistory('nope'))).expect(409);
       const { accountId } = await createAccount(t, admin, {});
       await t.http
-        .post(`/admin/accounts/${accountId}/import`)
+        .post(`/admin/accounts/${accountId}/import?tenant=sandbox`)
         .set(bearer(admin))
         .send({ csv: 'x' })
         .expect(415);
@@ -338,7 +356,7 @@ describe('admin accounts (e2e)', () => {
         needsReview: false,
       });
 
-      await t.http.delete(`/admin/accounts/${from.accountId}`).set(bearer(admin)).expect(204);
+      await t.http.delete(`/admin/accounts/${from.accountId}?tenant=sandbox`).set(bearer(admin)).expect(204);
       await t.http.get(`/v1/api/account/${from.accountId}/transactions`).set(bearer(partner)).expect(404);
       await t.http.get(`/v1/api/account/collection/${from.collectionId}`).set(bearer(partner)).expect(404);
       for (const table of ['"transaction"', 'balance_snapshot', 'balance_snapshot_asset'])
@@ -354,7 +372,7 @@ describe('admin accounts (e2e)', () => {
         costBasis: '0.00',
         needsReview: true,
       });
-      await t.http.delete(`/admin/accounts/${from.accountId}`).set(bearer(admin)).expect(404);
+      await t.http.delete(`/admin/accounts/${from.accountId}?tenant=sandbox`).set(bearer(admin)).expect(404);
     });
   });
 

@@ -2,50 +2,27 @@
  * The accounts CLI (npm run cli -- accounts ...), run as a real process against its own
  * database: create an account, import a CSV (all or nothing, errors by line), list with state.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { csvOf, simpleHistory } from './factories/accounts.factory.js';
-import { createTestSchema, usingPostgres } from './support/test-app.js';
-
-const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
+import { databaseEnv, DIST_CLI, run } from './support/process.js';
 
 describe('accounts CLI (e2e)', () => {
   let dir: string;
-  let env: NodeJS.ProcessEnv;
-  let dropSchema: (() => Promise<void>) | undefined;
-
+  let db: Awaited<ReturnType<typeof databaseEnv>>;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'accounts-cli-'));
-    const schema = usingPostgres() ? await createTestSchema() : undefined;
-    dropSchema = schema?.drop;
-    env = {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      ...(schema
-        ? { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema.schema }
-        : { DATA_DIR: join(dir, 'data') }),
-    };
+    db = await databaseEnv();
   });
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
-    await dropSchema?.();
+    await db.cleanup();
   });
 
-  const cli = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  };
+  const cli = (...args: string[]) =>
+    run(DIST_CLI, args, { ...db.env, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
 
   it('creates an account, imports a CSV all-or-nothing, and lists it as synced', async () => {
     expect((await cli('tenant', 'create', 'cli-firm', '--name', 'CLI Firm')).code).toBe(0);
@@ -100,5 +77,81 @@ describe('accounts CLI (e2e)', () => {
       balanceSource: 'calculated',
     });
     expect(JSON.stringify(lines[0])).not.toMatch(/credentials_encrypted|credentialsEncrypted/);
+    // Five CLI processes, each starting Nest and PGlite: 57 s measured on a loaded 2-core machine.
+  }, 180_000);
+});
+
+/**
+ * The CLI's own surface (issue 13, item 5): help and version answer without a database, a
+ * malformed id names the argument (never SQL), a missing file is one sentence; exit codes are
+ * 0 for success and non-zero for errors (README, Admin CLI).
+ */
+describe('CLI usage and errors (e2e)', () => {
+  let dir: string;
+  const version = (
+    JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cli-usage-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Embedded database in a directory that does not exist yet: a command that opens the database
+  // creates it, one that must not leaves it absent.
+  const cli = (...args: string[]) =>
+    run(DIST_CLI, args, { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: join(dir, 'data') });
+
+  it('--help (of the CLI and of a command) and --version exit 0 and create no database', async () => {
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: cli \[options\] \[command\]/);
+    expect(help.stdout).toMatch(/accounts +Manage linked accounts/);
+    expect(help.stderr).toBe('');
+
+    const accountsHelp = await cli('accounts', 'import', '--help');
+    expect(accountsHelp.code).toBe(0);
+    expect(accountsHelp.stdout).toMatch(/^Usage: cli accounts import \[options\] <accountId> <file>/);
+
+    const shown = await cli('--version');
+    expect(shown).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+  });
+
+  it('an unknown command, or a command group without its subcommand, is a usage error (exit 1) without a database', async () => {
+    const unknown = await cli('bogus');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe("error: unknown command 'bogus'");
+    const group = await cli('accounts');
+    expect(group.code).toBe(1);
+    expect(group.stdout).toBe('');
+    expect(group.stderr).toMatch(/^Usage: cli accounts \[options\] \[command\]/);
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+  });
+
+  it('a non-UUID account id is an error naming the argument, without SQL on stdout or stderr', async () => {
+    for (const args of [
+      ['accounts', 'import', 'not-a-uuid', join(dir, 'any.csv')],
+      ['accounts', 'refresh', '123'],
+    ]) {
+      const result = await cli(...args);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim()).toBe(`accountId must be a UUID (got "${args[2]}").`);
+    }
+    // Refused before the database is opened.
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+  });
+
+  it('a missing import file is one plain sentence naming the file', async () => {
+    const missing = join(dir, 'missing.csv');
+    const result = await cli('accounts', 'import', '0b7c4b8e-8f3a-4f57-9a57-3c1b1f8f2a10', missing);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`Cannot read ${missing}: no such file.\n`);
   });
 });

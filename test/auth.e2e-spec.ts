@@ -72,6 +72,13 @@ describe('auth (e2e)', () => {
           type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
           title: 'One or more validation errors occurred.',
           status: 400,
+          // Item 3 of issue 13: the fields and what is wrong with them, as a sentence.
+          detail:
+            Object.keys(errors).length === 1
+              ? Object.entries(errors).map(([field, messages]) => `${field}: ${messages.join(' ')}`)[0]
+              : `2 fields failed validation: ${Object.entries(errors)
+                  .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+                  .join(' ')}`,
           instance: '/v1/api/token',
           errors,
           traceId,
@@ -266,13 +273,17 @@ describe('auth (e2e)', () => {
     });
 
     it('issues a token with client credentials in the body, narrowing scope on request', async () => {
+      // An operator client given both scopes (sandbox-admin has only admin since #13).
+      const both = await t.app
+        .get(ClientsService)
+        .createClient('operator', ['partner', 'admin'], 'oauth-both');
       const res = await t.http
         .post('/oauth/token')
         .type('form')
         .send({
           grant_type: 'client_credentials',
-          client_id: 'sandbox-admin',
-          client_secret: 'sandbox-admin-secret',
+          client_id: both.clientId,
+          client_secret: both.clientSecret,
           scope: 'partner',
         })
         .expect(200);
@@ -332,9 +343,9 @@ describe('auth (e2e)', () => {
   });
 
   describe('scopes', () => {
-    it('lets an admin token read partner routes', async () => {
+    it('gives an admin token no partner routes: it carries no partner scope (design §3)', async () => {
       const token = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
-      await t.http.get('/api/status').set('Authorization', `Bearer ${token}`).expect(200);
+      await t.http.get('/api/status').set('Authorization', `Bearer ${token}`).expect(403);
     });
   });
 });

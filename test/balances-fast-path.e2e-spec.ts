@@ -5,6 +5,15 @@
  * interceptor ran, and compare what a caller sees on each.
  */
 import { jest } from '@jest/globals';
+import {
+  ForbiddenException,
+  Injectable,
+  Logger,
+  type CallHandler,
+  type CanActivate,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { GUARDS_METADATA, INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
 import type { ApplicationConfig } from '@nestjs/core';
 import { Writable } from 'node:stream';
@@ -15,6 +24,7 @@ import { createApp } from '../src/app.factory.js';
 import { ManualClock } from '../src/common/clock/clock.js';
 import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
 import { AccountsController } from '../src/modules/accounts/accounts.controller.js';
+import { CachedBalancesRoute } from '../src/modules/accounts/balances/cached-balances.route.js';
 import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
 import { ClientsService } from '../src/modules/tenancy/clients.service.js';
 import { createTestSchema, SANDBOX, testConfig, usingPostgres } from './support/test-app.js';
@@ -72,7 +82,7 @@ describe('cached balances fast path (e2e)', () => {
     await dropSchema?.();
   });
 
-  it('runs every guard and interceptor the route has (one added to the route must be added to it)', () => {
+  it('runs every guard and interceptor the route has, the same guard instances', () => {
     const config = (app as unknown as { config: ApplicationConfig }).config;
     const names = (items: object[]) => items.map((item) => item.constructor.name);
     const requestScoped = <T>(wrappers: { instance: T }[]) =>
@@ -93,6 +103,13 @@ describe('cached balances fast path (e2e)', () => {
     }
     expect(Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? []).toEqual([]);
     expect(Reflect.getMetadata(INTERCEPTORS_METADATA, AccountsController)).toEqual([EnvelopeInterceptor]);
+    // The fast path found these through the route's metadata and Nest's discovery APIs: the very
+    // instances the route runs (an app.useGlobalGuards() guard it could not see would fail this).
+    const plan = app.get(CachedBalancesRoute).plan();
+    expect(plan.on).toBe(true);
+    const guards = plan.on ? plan.guards : [];
+    expect(guards).toHaveLength(3);
+    config.getGlobalGuards().forEach((guard, i) => expect(guards[i]).toBe(guard));
   });
 
   it('answers a cached read itself, with the status, headers and body the route gives', async () => {
@@ -181,7 +198,7 @@ describe('cached balances fast path (e2e)', () => {
 
   it('runs the route’s scope guard: a token without `partner` gets the route’s 403', async () => {
     const clients = app.get(ClientsService);
-    const issued = await clients.createClient('sandbox', ['admin'], 'fast-path-admin-only');
+    const issued = await clients.createClient('operator', ['admin'], 'fast-path-admin-only');
     const adminOnly = await tokenFor('fast-path-admin-only', issued.clientSecret);
     const route = await balances(adminOnly, '?forceRefresh=false'); // verifies the token
     await balances(token); // this tenant's balances are cached
@@ -237,5 +254,103 @@ describe('cached balances fast path (e2e)', () => {
     expect(fast.res.headers['retry-after']).toBeDefined();
     expect(Object.keys(fast.res.body)).toEqual(Object.keys(route.res.body));
     expect(fast.res.body.responseException.exceptionMessage.status).toBe(429);
+  });
+});
+
+/** A guard a later change might add to the route: refuses requests that carry `X-Refuse`. */
+@Injectable()
+class RefuseOnHeaderGuard implements CanActivate {
+  static readonly seen: { handler: unknown; instance: unknown }[] = [];
+
+  canActivate(context: ExecutionContext): boolean {
+    RefuseOnHeaderGuard.seen.push({ handler: context.getHandler(), instance: this });
+    if (context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>().headers['x-refuse']) {
+      throw new ForbiddenException('Refused by the added guard');
+    }
+    return true;
+  }
+}
+
+/** An interceptor the fast path cannot reproduce. */
+@Injectable()
+class PassThroughInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler) {
+    return next.handle();
+  }
+}
+
+describe('cached balances fast path, when the route changes (e2e)', () => {
+  const accountId = sandboxId('account:sandbox:kraken-trading');
+  const path = `/v1/api/account/${accountId}/balances`;
+  const handler = AccountsController.prototype.balances;
+  // Spied here, not when the file loads: the first block restores its own spy of the same method.
+  let intercepted: ReturnType<typeof jest.spyOn>;
+  beforeAll(() => {
+    intercepted = jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+  });
+
+  /** An application whose balances route has `key` metadata `value` added, and a partner token. */
+  const appWith = async (key: string, value: unknown[]) => {
+    Reflect.defineMetadata(key, value, handler);
+    const schema = usingPostgres() ? await createTestSchema() : undefined;
+    const app = await createApp(testConfig({ LOG_LEVEL: 'info' }, schema?.schema), { logs: false });
+    await app.init();
+    const http = request(app.getHttpServer());
+    const token = (
+      await http
+        .post('/v1/api/token')
+        .send({ clientId: SANDBOX.partner.clientId, clientSecret: SANDBOX.partner.secret })
+        .expect(200)
+    ).body.result.accessToken as string;
+    const get = async (headers: Record<string, string> = {}) => {
+      intercepted.mockClear();
+      const res = await http.get(path).set({ Authorization: `Bearer ${token}`, ...headers });
+      return { res, route: intercepted.mock.calls.length > 0 };
+    };
+    const close = async () => {
+      Reflect.deleteMetadata(key, handler);
+      await app.close();
+      await schema?.drop();
+    };
+    return { get, close };
+  };
+
+  afterAll(() => intercepted.mockRestore());
+
+  it('runs a guard added to the route, the instance the route runs', async () => {
+    RefuseOnHeaderGuard.seen.length = 0;
+    const { get, close } = await appWith(GUARDS_METADATA, [RefuseOnHeaderGuard]);
+    try {
+      const first = await get();
+      const fast = await get();
+      const refusedFast = await get({ 'X-Refuse': '1' });
+      expect([first.route, fast.route, refusedFast.route]).toEqual([true, false, false]);
+      expect([first.res.status, fast.res.status, refusedFast.res.status]).toEqual([200, 200, 403]);
+      expect(RefuseOnHeaderGuard.seen).toHaveLength(3);
+      expect(new Set(RefuseOnHeaderGuard.seen.map((seen) => seen.instance)).size).toBe(1);
+      expect(RefuseOnHeaderGuard.seen.every((seen) => seen.handler === handler)).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('switches itself off, and says why once, when the route gains an interceptor it cannot run', async () => {
+    // Logger's calls, not the log lines: Nest's static logger is whichever application set it last.
+    const warned = jest.spyOn(Logger.prototype, 'warn');
+    const { get, close } = await appWith(INTERCEPTORS_METADATA, [PassThroughInterceptor]);
+    try {
+      const answers = [await get(), await get(), await get()];
+      expect(answers.map((answer) => answer.route)).toEqual([true, true, true]);
+      expect(answers.map((answer) => answer.res.status)).toEqual([200, 200, 200]);
+      expect(answers[2]!.res.text).toBe(answers[1]!.res.text);
+      const off = warned.mock.calls.filter(([message]) => String(message).includes('fast path off'));
+      expect(off).toHaveLength(1);
+      expect(off[0]![0]).toBe(
+        "Cached balances fast path off: the route's interceptors are not exactly [EnvelopeInterceptor]; every request takes the route.",
+      );
+    } finally {
+      warned.mockRestore();
+      await close();
+    }
   });
 });

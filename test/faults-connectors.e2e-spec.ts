@@ -74,9 +74,9 @@ describe('connector faults (e2e)', () => {
   afterAll(() => t.close());
 
   const adminRefresh = (accountId: string) =>
-    t.http.post(`/admin/accounts/${accountId}/refresh`).set(bearer(admin)).expect(200);
+    t.http.post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200);
   const accountState = async (accountId: string) =>
-    (await t.http.get(`/admin/accounts/${accountId}`).set(bearer(admin)).expect(200)).body;
+    (await t.http.get(`/admin/accounts/${accountId}?tenant=sandbox`).set(bearer(admin)).expect(200)).body;
 
   /** The account's stored data, straight from the tables, plus what a partner sees. */
   async function storedData(accountId: string): Promise<string> {

@@ -103,7 +103,12 @@ describe('SIGKILL during a CSV import (e2e, process)', () => {
     const res = await fetch(`${service.base}/admin/accounts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ platform: 'coinbase', identity: `kill-${Date.now()}`, source: 'csv' }),
+      body: JSON.stringify({
+        tenant: 'sandbox',
+        platform: 'coinbase',
+        identity: `kill-${Date.now()}`,
+        source: 'csv',
+      }),
     });
     expect(res.status).toBe(201);
     return ((await res.json()) as { accountId: string }).accountId;
@@ -111,7 +116,7 @@ describe('SIGKILL during a CSV import (e2e, process)', () => {
 
   /** Sends the import; resolves with its status, or 'killed' when the connection died first. */
   function startImport(accountId: string): Promise<number | 'killed'> {
-    return fetch(`${service.base}/admin/accounts/${accountId}/import`, {
+    return fetch(`${service.base}/admin/accounts/${accountId}/import?tenant=sandbox`, {
       method: 'POST',
       headers: { authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
       body: csv,

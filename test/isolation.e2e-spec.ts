@@ -246,11 +246,11 @@ describe('tenant isolation matrix (e2e)', () => {
 
   it.each([
     ['GET', '/admin/accounts'],
-    ['GET', `/admin/accounts/${A.accountId}`],
+    ['GET', `/admin/accounts/${A.accountId}?tenant=sandbox`],
     ['POST', '/admin/accounts'],
-    ['POST', `/admin/accounts/${A.accountId}/refresh`],
-    ['POST', `/admin/accounts/${A.accountId}/import`],
-    ['DELETE', `/admin/accounts/${A.accountId}`],
+    ['POST', `/admin/accounts/${A.accountId}/refresh?tenant=sandbox`],
+    ['POST', `/admin/accounts/${A.accountId}/import?tenant=sandbox`],
+    ['DELETE', `/admin/accounts/${A.accountId}?tenant=sandbox`],
   ])('gives a partner token 403 on %s %s, and an admin token access', async (method, path) => {
     const call = (token: string) =>
       t.http[method.toLowerCase() as 'get' | 'post' | 'delete'](path)

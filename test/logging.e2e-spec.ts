@@ -78,4 +78,58 @@ describe('structured logging (e2e)', () => {
       expect(everything).not.toContain(secret);
     }
   });
+
+  describe('for operators', () => {
+    const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+
+    it('names the level of every line ("info", "warn"...) instead of pino\'s numbers', async () => {
+      await request(app.getHttpServer()).get('/api/status').set('X-Request-Id', 'level-name-1').expect(401);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(logs.lines.length).toBeGreaterThan(0);
+      expect(logs.lines.filter((l) => !LEVELS.includes(l.level as string))).toEqual([]);
+      const starting = logs.lines.find((l) => l.msg === 'Starting Nest application...');
+      expect(starting).toMatchObject({ level: 'info', context: 'NestFactory' });
+      expect(logs.lines.find((l) => l.reqId === 'level-name-1')).toMatchObject({
+        level: 'warn',
+        msg: 'request completed',
+        res: { statusCode: 401 },
+      });
+    });
+
+    it("leaves Nest's module-loading and route-mapping lines out at info", () => {
+      const contexts = new Set(logs.lines.map((l) => l.context));
+      expect(contexts.has('NestFactory')).toBe(true); // the start-up itself is logged
+      for (const framework of ['InstanceLoader', 'RoutesResolver', 'RouterExplorer'])
+        expect(contexts.has(framework)).toBe(false);
+      expect(logs.raw.filter((line) => line.includes('Mapped {'))).toEqual([]);
+    });
+
+    it('leaves health probe requests out at info; other requests keep their line', async () => {
+      const http = request(app.getHttpServer());
+      await http.get('/health/live').set('X-Request-Id', 'probe-live').expect(200);
+      await http.get('/health/ready').set('X-Request-Id', 'probe-ready').expect(200);
+      await http.get('/api/status').set('X-Request-Id', 'not-a-probe').expect(401);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(
+        logs.lines.filter((l) => String((l.req as { url?: string })?.url).startsWith('/health')),
+      ).toEqual([]);
+      expect(logs.lines.filter((l) => l.reqId === 'probe-live' || l.reqId === 'probe-ready')).toEqual([]);
+      expect(logs.lines.filter((l) => l.reqId === 'not-a-probe')).toHaveLength(1);
+    });
+
+    it("logs the sandbox's simulated source failures at info, marked simulated, not as warnings", () => {
+      // Seeding syncs each sandbox tenant's accounts: the outage account once more after its
+      // first sync (the source is then "down") and the expired authorization once.
+      const failures = logs.lines.filter((l) => String(l.msg).startsWith('Refresh failed: Sandbox:'));
+      expect(failures.map((l) => [l.level, l.simulated, l.msg]).sort()).toEqual(
+        [
+          ['info', true, 'Refresh failed: Sandbox: the authorization of this account has expired.'],
+          ['info', true, 'Refresh failed: Sandbox: the authorization of this account has expired.'],
+          ['info', true, 'Refresh failed: Sandbox: the exchange API is down (simulated outage).'],
+          ['info', true, 'Refresh failed: Sandbox: the exchange API is down (simulated outage).'],
+        ].sort(),
+      );
+      expect(logs.lines.filter((l) => l.level === 'warn' && l.context === 'RefreshService')).toEqual([]);
+    });
+  });
 });

@@ -1,18 +1,4 @@
-import { run, DIST_CLI, DIST_MAIN, startService, tempDataDir } from './support/process.js';
-import { createTestSchema, usingPostgres } from './support/test-app.js';
-
-/** Database settings for a child process: a private Postgres schema, or a temporary PGlite dir. */
-async function databaseEnv(): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
-  if (usingPostgres()) {
-    const schema = await createTestSchema();
-    return {
-      env: { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema.schema },
-      cleanup: schema.drop,
-    };
-  }
-  const data = tempDataDir();
-  return { env: { DATA_DIR: data.dir }, cleanup: async () => data.remove() };
-}
+import { databaseEnv, run, DIST_CLI, DIST_MAIN, startService } from './support/process.js';
 
 describe('the service as a process (e2e)', () => {
   it('refuses to start in production without database, JWT keys and encryption key, naming each', async () => {

@@ -44,7 +44,7 @@ describe('refresh engine (e2e)', () => {
 
   const get = (path: string) => t.http.get(path).set(bearer(partner));
   const adminRefresh = (accountId: string) =>
-    t.http.post(`/admin/accounts/${accountId}/refresh`).set(bearer(admin)).expect(200);
+    t.http.post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200);
 
   /** Everything a partner can see of the account's data (the state fields aside). */
   async function visibleData(accountId: string) {

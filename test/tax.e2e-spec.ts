@@ -230,22 +230,24 @@ describe('tax reporting (e2e)', () => {
     ]);
     // A tenant of its own, so the tenant-wide report holds nothing but the worked example.
     await t.app.get(TenantsService).createTenant('tax-example', 'Tax worked example');
-    const client = await t.app.get(ClientsService).createClient('tax-example', ['partner', 'admin']);
+    const client = await t.app.get(ClientsService).createClient('tax-example', ['partner']);
     partner = await t.token(client.clientId, client.clientSecret);
-    exchange = await createAccount(t, partner, {
+    exchange = await createAccount(t, sandboxAdmin, {
+      tenant: 'tax-example',
       platform: 'coinbase',
       identity: 'tax-example/exchange',
       source: 'csv',
     });
-    wallet = await createAccount(t, partner, {
+    wallet = await createAccount(t, sandboxAdmin, {
+      tenant: 'tax-example',
       platform: 'bitcoin',
       identity: 'tax-example/cold-wallet',
       source: 'csv',
       chain: 'bitcoin',
       address: sandboxAddress('bitcoin', 'tax-example/cold-wallet'),
     });
-    await importCsv(t, partner, exchange.accountId, csvOf(EXCHANGE)).expect(200);
-    await importCsv(t, partner, wallet.accountId, csvOf(WALLET)).expect(200);
+    await importCsv(t, sandboxAdmin, exchange.accountId, csvOf(EXCHANGE), 'tax-example').expect(200);
+    await importCsv(t, sandboxAdmin, wallet.accountId, csvOf(WALLET), 'tax-example').expect(200);
   });
   afterAll(() => t.close());
 

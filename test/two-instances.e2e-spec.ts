@@ -103,7 +103,12 @@ describeWithPostgres('two instances on one database (e2e, Postgres)', () => {
     const created = await a.http
       .post('/admin/accounts')
       .set(bearer(admin))
-      .send({ platform: 'kraken', identity: `two-instances-${Date.now()}`, source: SOURCE });
+      .send({
+        tenant: 'sandbox',
+        platform: 'kraken',
+        identity: `two-instances-${Date.now()}`,
+        source: SOURCE,
+      });
     expect(created.status).toBe(201);
     accountId = created.body.accountId;
   });
@@ -129,7 +134,7 @@ describeWithPostgres('two instances on one database (e2e, Postgres)', () => {
   }
 
   const accountState = async () =>
-    (await b.http.get(`/admin/accounts/${accountId}`).set(bearer(admin)).expect(200)).body;
+    (await b.http.get(`/admin/accounts/${accountId}?tenant=sandbox`).set(bearer(admin)).expect(200)).body;
 
   it('scheduled refresh on both instances at once: the connector runs once per due period', async () => {
     for (let period = 0; period < PERIODS; period++) {
@@ -163,7 +168,7 @@ describeWithPostgres('two instances on one database (e2e, Postgres)', () => {
       const before = counter.calls;
       const refresh = (app: TestApp) =>
         app.http
-          .post(`/admin/accounts/${accountId}/refresh`)
+          .post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`)
           .set(bearer(admin))
           .then((r) => r);
       const first = refresh(a);

@@ -3,7 +3,8 @@
  * npm run cli -- accounts create --tenant <slug> --platform <p> --identity <id> --source csv [--address <a> --chain <c>] [--credentials-json '{...}']
  * npm run cli -- accounts import <accountId> <file.csv>      (progress bar on stderr, summary on stdout)
  * npm run cli -- accounts refresh <accountId>
- * Output: one JSON object per line on stdout; messages and progress on stderr.
+ * Output: one JSON object per line on stdout; messages and progress on stderr. <accountId> must be
+ * a UUID (checked while parsing, command-lifecycle.ts).
  */
 import { Global, Module } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
@@ -61,7 +62,7 @@ export class AccountsCreateCommand extends CommandRunner {
   }
 
   async run(_args: string[], options: CreateOptions): Promise<void> {
-    const tenantId = await this.accounts.tenantIdOf(options.tenant);
+    const tenantId = await this.accounts.partnerTenantIdOf(options.tenant);
     const account = await this.accounts.create(
       tenantId,
       {
@@ -116,7 +117,12 @@ export class AccountsCreateCommand extends CommandRunner {
     description: 'Connector credentials as a JSON object of strings (stored encrypted)',
   })
   parseCredentials(value: string): Record<string, string> {
-    const parsed: unknown = JSON.parse(value);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new Error('--credentials-json must be a JSON object of strings');
+    }
     if (
       typeof parsed !== 'object' ||
       parsed === null ||
@@ -125,6 +131,24 @@ export class AccountsCreateCommand extends CommandRunner {
     )
       throw new Error('--credentials-json must be a JSON object of strings');
     return parsed as Record<string, string>;
+  }
+}
+
+/** The file's text, or one sentence naming the file and why it cannot be read. */
+async function readInputFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (error as Error).message;
+    throw new Error(`Cannot read ${file}: ${reason}.`);
   }
 }
 
@@ -139,8 +163,8 @@ export class AccountsImportCommand extends CommandRunner {
   }
 
   async run([accountId, file]: string[]): Promise<void> {
-    const account = await this.accounts.adminFind(accountId!.toLowerCase());
-    const csv = await readFile(file!, 'utf8');
+    const csv = await readInputFile(file!);
+    const account = await this.accounts.adminFind(accountId!);
     const estimatedRows = Math.max(0, csv.split('\n').filter((line) => line.trim() !== '').length - 1);
     const bar = new cliProgress.SingleBar(
       {
@@ -181,7 +205,7 @@ export class AccountsRefreshCommand extends CommandRunner {
   }
 
   async run([accountId]: string[]): Promise<void> {
-    const { account, outcome } = await this.accounts.adminRefresh(accountId!.toLowerCase());
+    const { account, outcome } = await this.accounts.adminRefresh(accountId!);
     console.log(
       JSON.stringify({
         ...outcome,
@@ -198,7 +222,7 @@ export class AccountsRefreshCommand extends CommandRunner {
 })
 export class AccountsCommand extends CommandRunner {
   async run(): Promise<void> {
-    this.command.help();
+    this.command.help({ error: true }); // a group without a subcommand is a usage error (exit 1)
   }
 }
 

@@ -11,14 +11,28 @@ export class TenantCreateCommand extends CommandRunner {
     super();
   }
 
-  async run([slug]: string[], options: { name?: string }): Promise<void> {
-    const tenant = await this.tenants.createTenant(slug!, options.name ?? slug!);
-    console.log(JSON.stringify({ tenantId: tenant.id, slug: tenant.slug, name: tenant.name }));
+  async run([slug]: string[], options: { name?: string; operator?: boolean }): Promise<void> {
+    const tenant = await this.tenants.createTenant(
+      slug!,
+      options.name ?? slug!,
+      options.operator ? 'operator' : 'partner',
+    );
+    console.log(
+      JSON.stringify({ tenantId: tenant.id, slug: tenant.slug, name: tenant.name, kind: tenant.kind }),
+    );
   }
 
   @Option({ flags: '--name <name>', description: 'Display name' })
   parseName(value: string): string {
     return value;
+  }
+
+  @Option({
+    flags: '--operator',
+    description: "The operator's own tenant: holds the admin clients, never partner data",
+  })
+  parseOperator(): boolean {
+    return true;
   }
 }
 
@@ -30,7 +44,9 @@ export class TenantListCommand extends CommandRunner {
 
   async run(): Promise<void> {
     for (const t of await this.tenants.list())
-      console.log(JSON.stringify({ tenantId: t.id, slug: t.slug, name: t.name, sandbox: t.isSandbox }));
+      console.log(
+        JSON.stringify({ tenantId: t.id, slug: t.slug, name: t.name, kind: t.kind, sandbox: t.isSandbox }),
+      );
   }
 }
 
@@ -41,7 +57,7 @@ export class TenantListCommand extends CommandRunner {
 })
 export class TenantCommand extends CommandRunner {
   async run(): Promise<void> {
-    this.command.help();
+    this.command.help({ error: true }); // a group without a subcommand is a usage error (exit 1)
   }
 }
 
@@ -53,13 +69,9 @@ export class ClientCreateCommand extends CommandRunner {
 
   async run(
     _args: string[],
-    options: { tenant: string; scopes: ClientScope[]; clientId?: string },
+    options: { tenant: string; scopes?: ClientScope[]; clientId?: string },
   ): Promise<void> {
-    const issued = await this.clients.createClient(
-      options.tenant,
-      options.scopes ?? ['partner'],
-      options.clientId,
-    );
+    const issued = await this.clients.createClient(options.tenant, options.scopes, options.clientId);
     console.log(JSON.stringify(issued));
     console.error('Store the clientSecret now: it is not shown again.');
   }
@@ -69,7 +81,11 @@ export class ClientCreateCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--scopes <list>', description: 'Comma-separated: partner,admin (default partner)' })
+  @Option({
+    flags: '--scopes <list>',
+    description:
+      'Comma-separated: partner,admin (default: admin in an operator tenant, partner elsewhere; admin only in an operator tenant)',
+  })
   parseScopes(value: string): ClientScope[] {
     const scopes = value.split(',').map((s) => s.trim());
     const unknown = scopes.filter((s) => !SCOPES.includes(s as ClientScope));
@@ -135,7 +151,7 @@ export class ClientEnableCommand extends CommandRunner {
 })
 export class ClientCommand extends CommandRunner {
   async run(): Promise<void> {
-    this.command.help();
+    this.command.help({ error: true }); // a group without a subcommand is a usage error (exit 1)
   }
 }
 

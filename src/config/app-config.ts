@@ -3,6 +3,8 @@
  * Validated at start-up: a bad variable stops the process with a message naming it.
  */
 import 'reflect-metadata';
+import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -83,6 +85,13 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
+  /**
+   * `json`: one JSON object a line; `pretty`: coloured human-readable lines (pino-pretty); `auto`:
+   * pretty when stdout is a terminal (and NODE_ENV is not test), JSON otherwise.
+   */
+  @IsIn(['auto', 'json', 'pretty'])
+  LOG_FORMAT: 'auto' | 'json' | 'pretty' = 'auto';
+
   /** Seeds the sandbox tenants on an empty database. Forced off in production. */
   @Transform(toBool)
   @IsBoolean()
@@ -120,10 +129,51 @@ export class AppConfig {
   @Min(1)
   MARKET_RATE_LIMIT_PER_MINUTE = 120;
 
+  /**
+   * Failed credential verifications per source address and clientId per minute on the token
+   * endpoints; beyond it that pair gets 429 until the minute is over. Correct secrets do not count.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   TOKEN_RATE_LIMIT_PER_MINUTE = 60;
+
+  /** Failed credential verifications per source address per minute, whatever the clientId (429 beyond). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  TOKEN_FAILURES_PER_IP_PER_MINUTE = 100;
+
+  /**
+   * Credential verifications (argon2id, ~19 MiB and tens of ms each) in progress at once on one
+   * instance; a token request beyond it gets 503 with Retry-After: 1.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  TOKEN_VERIFICATIONS_MAX_CONCURRENT = 16;
+
+  /**
+   * Requests with a missing or invalid bearer token per source address per minute; beyond it that
+   * address gets 429 (tokens this instance verified or issued before still work).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  BEARER_FAILURES_PER_MINUTE = 120;
+
+  /**
+   * Which peers may set the client address through X-Forwarded-For (Express's `trust proxy`):
+   * empty/false (default, no proxy: the socket's address counts), a number of proxy hops, or a
+   * comma-separated list of addresses, CIDR subnets and the names loopback, linklocal, uniquelocal.
+   * Rate limits key on the resulting address, so trusting a proxy that is not there lets clients
+   * choose their own counter.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  TRUST_PROXY?: string;
 
   /** Prefix of rate-limit counter keys (lets several deployments or test runs share one Redis). */
   @Matches(/^[A-Za-z0-9:_-]{1,64}$/, {
@@ -179,6 +229,46 @@ export class AppConfig {
   @Max(10)
   ROI_BENCHMARK_CAGR = 0.1;
 
+  /**
+   * Worker threads that run /qsim/simulate (docs/simulation.md §3). Default: one less than the
+   * machine's cores, at least 1, so the request thread keeps a core for everything else.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  SIMULATION_WORKERS = Math.max(1, availableParallelism() - 1);
+
+  /** Simulations that may wait for a busy worker; beyond workers + queue, 503 with Retry-After. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  SIMULATION_QUEUE = 4;
+
+  /** Simulations one client may have running or waiting at once; beyond, 429 with Retry-After. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  SIMULATION_PER_CLIENT = 2;
+
+  /**
+   * Work budget of one simulation: assets × horizon_years at most this (each asset-year is 10,000
+   * paths × 12 monthly steps); beyond, 400 naming horizon_years. At least 50, so a portfolio of
+   * the 50 assets allowed can always be simulated over a year.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(2500)
+  SIMULATION_MAX_ASSET_YEARS = 600;
+
+  /** TRUST_PROXY as Express's `trust proxy` setting (validated by loadConfig). */
+  get trustProxy(): false | number | string[] {
+    return parseTrustProxy(this.TRUST_PROXY) ?? false;
+  }
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }
@@ -190,6 +280,32 @@ export class AppConfig {
   get usesEmbeddedDatabase(): boolean {
     return this.DATABASE_URL === undefined;
   }
+
+  /** The format of the log lines on stdout, given whether stdout is a terminal. */
+  logFormat(stdoutIsTerminal: boolean): 'json' | 'pretty' {
+    if (this.LOG_FORMAT !== 'auto') return this.LOG_FORMAT;
+    return stdoutIsTerminal && this.NODE_ENV !== 'test' ? 'pretty' : 'json';
+  }
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Express's forms of `trust proxy`; undefined when the text is none of them. */
+function parseTrustProxy(value: string | undefined): false | number | string[] | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (/^\d{1,3}$/.test(text)) return Number(text) === 0 ? false : Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  return entries.every(isProxyEntry) ? entries : undefined;
+}
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 export class ConfigValidationError extends Error {
@@ -213,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     'ENCRYPTION_KEY',
     'COINGECKO_BASE_URL',
     'COINGECKO_API_KEY',
+    'TRUST_PROXY',
   ]) {
     const value = env[key];
     if (value !== undefined) relevant[key] = value;
@@ -225,6 +342,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!config.DATABASE_URL) problems.push('DATABASE_URL: required when NODE_ENV=production');
     if (!config.JWT_PRIVATE_KEYS) problems.push('JWT_PRIVATE_KEYS: required when NODE_ENV=production');
     if (!config.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY: required when NODE_ENV=production');
+  }
+  if (parseTrustProxy(config.TRUST_PROXY) === undefined) {
+    problems.push(
+      'TRUST_PROXY: must be empty, false, a number of proxy hops, or a comma-separated list of addresses, CIDR subnets, loopback, linklocal or uniquelocal',
+    );
   }
   if (config.JWT_PRIVATE_KEYS) {
     try {

@@ -1,9 +1,9 @@
 /**
  * The one data-source definition, shared by Nest (DatabaseModule), the migration CLI and tests:
  * PGlite in DATA_DIR (or in memory) when DATABASE_URL is unset, a Postgres server otherwise.
+ * An embedded DATA_DIR belongs to one process at a time (data-dir-lock.ts).
  * Schema changes happen only through migrations; synchronize is never on.
  */
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import type { DataSourceOptions } from 'typeorm';
@@ -11,6 +11,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { createPGliteDriverModule } from './pglite-driver.js';
+import { lockDataDirectory } from './data-dir-lock.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 // node-postgres parses DATE into a local-midnight Date; keep the calendar date as text instead.
@@ -80,7 +81,16 @@ export function buildDataSourceOptions(
   }
   const inMemory = config.DATA_DIR === 'memory';
   const dataDir = inMemory ? undefined : resolve(config.DATA_DIR, 'pglite');
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const { Pool } = createPGliteDriverModule(dataDir);
+  // Nothing touches the directory until the data source is initialized (the CLI's --help never is).
+  const { Pool } = createPGliteDriverModule(dataDir, {}, inMemory ? undefined : config.DATA_DIR);
   return { ...common, driver: { Pool } };
+}
+
+/**
+ * Takes this process's exclusive lock on the embedded data directory (data-dir-lock.ts), or throws
+ * DataDirectoryLockedError; nothing to lock with DATABASE_URL or in memory. Opening the database
+ * takes it anyway; entry points call this first to refuse with one sentence before doing anything.
+ */
+export function lockEmbeddedDataDirectory(config: DatabaseConfig): void {
+  if (!config.DATABASE_URL && config.DATA_DIR !== 'memory') lockDataDirectory(config.DATA_DIR);
 }

@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { InstanceSecretEntity } from './instance-secret.entity.js';
 import { InstanceSecretsService } from './instance-secrets.service.js';
+import { DataDirectoryLockedError } from './data-dir-lock.js';
 
 /** Any fixed 64-bit number: the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK_KEY = 7_204_119_001;
@@ -29,16 +30,38 @@ export async function migrate(dataSource: DataSource, embedded: boolean): Promis
   }
 }
 
+/** Opens the data source and applies pending migrations; a no-op once open. */
+export async function openDatabase(dataSource: DataSource): Promise<DataSource> {
+  if (dataSource.isInitialized) return dataSource;
+  await dataSource.initialize();
+  await migrate(dataSource, !(dataSource.options as { url?: string }).url);
+  return dataSource;
+}
+
+/**
+ * Provided (true) by the CLI, which opens the database only when a command runs (openDatabase),
+ * so `--help`, `--version` and usage errors never create, lock or migrate anything. Without it
+ * the database is opened, and migrated, while the application starts.
+ */
+export const OPEN_DATABASE_ON_DEMAND = Symbol('OPEN_DATABASE_ON_DEMAND');
+
 @Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => buildDataSourceOptions(config),
+      inject: [AppConfig, { token: OPEN_DATABASE_ON_DEMAND, optional: true }],
+      useFactory: (config: AppConfig, onDemand?: boolean) => ({
+        ...buildDataSourceOptions(config),
+        // A data directory held by another process does not free itself within the retries.
+        toRetry: (error: unknown) => !(error instanceof DataDirectoryLockedError),
+        // The CLI reports failures itself; TypeORM's own log would put SQL on its stdout.
+        ...(onDemand ? { manualInitialization: true, logging: false } : {}),
+      }),
       dataSourceFactory: async (options) => {
-        const dataSource = await new DataSource(options!).initialize();
-        await migrate(dataSource, !('url' in options! && options.url));
-        return dataSource;
+        const dataSource = new DataSource(options!);
+        return (options as { manualInitialization?: boolean }).manualInitialization
+          ? dataSource
+          : openDatabase(dataSource);
       },
     }),
     TypeOrmModule.forFeature([InstanceSecretEntity]),
@@ -47,3 +70,11 @@ export async function migrate(dataSource: DataSource, embedded: boolean): Promis
   exports: [InstanceSecretsService],
 })
 export class DatabaseModule {}
+
+/** Imported beside DatabaseModule by the CLI: see OPEN_DATABASE_ON_DEMAND. */
+@Global()
+@Module({
+  providers: [{ provide: OPEN_DATABASE_ON_DEMAND, useValue: true }],
+  exports: [OPEN_DATABASE_ON_DEMAND],
+})
+export class OpenDatabaseOnDemandModule {}

@@ -9,7 +9,9 @@
  * entities and SQL behave the same on PGlite and on a Postgres server.
  */
 import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
 import { PGlite, types, type PGliteOptions, type Results } from '@electric-sql/pglite';
+import { lockDataDirectory, unlockDataDirectory } from './data-dir-lock.js';
 
 type QueryCallback = (error: Error | null, result?: unknown) => void;
 type ReleaseCallback = (error?: unknown) => void;
@@ -68,24 +70,37 @@ class PGliteClient extends EventEmitter {
   }
 }
 
-export interface PGliteConnection {
-  readonly db: PGlite;
-}
-
-/** Builds the `driver` module TypeORM expects, bound to one PGlite database. */
-export function createPGliteDriverModule(dataDir: string | undefined, options: PGliteOptions = {}) {
-  const db = new PGlite(dataDir, options);
-  const mutex = new Mutex();
-  const client = new PGliteClient(db);
-
+/**
+ * Builds the `driver` module TypeORM expects, bound to one PGlite database. Nothing is opened
+ * until TypeORM creates the pool (DataSource.initialize): then the data directory is locked for
+ * this process (data-dir-lock.ts), created if missing, and opened; closing the pool closes the
+ * database and releases the lock.
+ */
+export function createPGliteDriverModule(
+  dataDir: string | undefined,
+  options: PGliteOptions = {},
+  lockDirectory?: string,
+) {
   class Pool extends EventEmitter {
+    private readonly db: PGlite;
+    private readonly mutex = new Mutex();
+    private readonly client: PGliteClient;
+
+    constructor() {
+      super();
+      if (lockDirectory) lockDataDirectory(lockDirectory);
+      if (dataDir) mkdirSync(dataDir, { recursive: true });
+      this.db = new PGlite(dataDir, options);
+      this.client = new PGliteClient(this.db);
+    }
+
     connect(callback: (error: Error | null, client?: PGliteClient, release?: ReleaseCallback) => void): void {
-      db.waitReady
-        .then(() => mutex.acquire())
+      this.db.waitReady
+        .then(() => this.mutex.acquire())
         .then(
           (unlock) => {
             let released = false;
-            callback(null, client, () => {
+            callback(null, this.client, () => {
               if (!released) {
                 released = true;
                 unlock();
@@ -97,16 +112,19 @@ export function createPGliteDriverModule(dataDir: string | undefined, options: P
     }
 
     query(sql: string, params?: unknown[] | QueryCallback, cb?: QueryCallback): Promise<unknown> {
-      return client.query(sql, params, cb);
+      return this.client.query(sql, params, cb);
     }
 
     end(callback?: (error?: Error | null) => void): void {
-      db.close().then(
-        () => callback?.(null),
+      this.db.close().then(
+        () => {
+          if (lockDirectory) unlockDataDirectory(lockDirectory);
+          callback?.(null);
+        },
         (error: Error) => callback?.(error),
       );
     }
   }
 
-  return { Pool, db };
+  return { Pool };
 }

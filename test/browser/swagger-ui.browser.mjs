@@ -1,7 +1,11 @@
 /**
- * Browser test of the Swagger UI: starts the built service (dist/) on in-memory PGlite, gets a
- * sandbox token over HTTP, then drives Debian's Chromium through Authorize → GET /api/status →
- * Try it out → Execute and checks the live response. Run with `npm run test:browser` (builds first).
+ * Browser test of the Swagger UI, doing what an admin does: starts the built service (dist/) on
+ * in-memory PGlite and drives Debian's Chromium: a token from POST /v1/api/token through Try it out
+ * with the JSON body only, Authorize (bearer) with it, a partner endpoint with the partner client's
+ * token and an admin endpoint with the admin client's, then the same through Authorize's OAuth2
+ * client-credentials form (Swagger UI fetches the token from /oauth/token itself). Every live
+ * response must be 200 and the console must show no Content Security Policy violation.
+ * Run with `npm run test:browser` (builds first).
  * Needs /usr/bin/chromium (`apt-get install -y chromium`); installs nothing itself.
  */
 import { spawn } from 'node:child_process';
@@ -13,7 +17,7 @@ import { chromium } from 'playwright-core';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MAIN = join(ROOT, 'dist', 'src', 'main.js');
-const SCREENSHOT = join(ROOT, 'test-results', 'swagger-status.png');
+const SCREENSHOT = join(ROOT, 'test-results', 'swagger-ui.png');
 const TOTAL_TIMEOUT_MS = 90_000;
 const EXPECTED_VERSION = '2026.04.1';
 
@@ -69,20 +73,141 @@ async function waitForReady(base) {
   }
 }
 
-async function getToken(base) {
-  const response = await fetch(`${base}/v1/api/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),
-  });
-  const body = await response.json();
-  if (response.status !== 200 || body.isError !== false || typeof body.result?.accessToken !== 'string') {
-    throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
-  }
-  return body.result.accessToken;
+const PARTNER = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
+const ADMIN = { clientId: 'sandbox-admin', clientSecret: 'sandbox-admin-secret' };
+
+/** The operation block of `method path`, expanded, with Try it out on. */
+async function openOperation(page, method, path) {
+  const operation = page
+    .locator(`.opblock-${method}`)
+    .filter({
+      has: page.locator('.opblock-summary-path', {
+        hasText: new RegExp(`^${path.replace(/[{}/.]/g, '\\$&')}$`),
+      }),
+    })
+    .first();
+  const body = operation.locator('.opblock-body');
+  if (!(await body.isVisible().catch(() => false)))
+    await operation.locator('.opblock-summary').first().click();
+  await body.waitFor({ state: 'visible' });
+  // tryItOutEnabled may already have switched it on; then the button reads "Cancel".
+  const tryItOut = body.getByRole('button', { name: /try it out/i });
+  if (await tryItOut.isVisible().catch(() => false)) await tryItOut.click();
+  return { operation, body };
 }
 
-async function driveSwaggerUi(base, token) {
+/** Execute → the live response's status code and body text. */
+async function execute(page, method, path, { requestBody } = {}) {
+  const { operation, body } = await openOperation(page, method, path);
+  if (requestBody !== undefined) await body.locator('textarea.body-param__text').fill(requestBody);
+  await body.getByRole('button', { name: /^execute$/i }).click();
+  const live = body.locator('.live-responses-table');
+  // Swagger UI refuses to send while a required field is empty, and marks the field instead.
+  const refused = body.locator('.invalid, .validation-errors').first();
+  const outcome = await Promise.race([
+    live.waitFor({ state: 'visible' }).then(() => 'sent'),
+    refused.waitFor({ state: 'visible' }).then(
+      () => 'refused',
+      () => new Promise(() => undefined),
+    ),
+  ]);
+  if (outcome === 'refused')
+    throw new Error(
+      `Swagger UI refused to Execute ${method.toUpperCase()} ${path}: a required field is empty`,
+    );
+  const statusCell = live.locator('.response .response-col_status').first();
+  await statusCell.waitFor({ state: 'visible' });
+  const responseBody = live.locator('.response .response-col_description pre').first();
+  await responseBody.waitFor({ state: 'visible' });
+  const result = { code: (await statusCell.innerText()).trim(), text: await responseBody.innerText() };
+  // Clear, so the next Execute of this operation shows a fresh response.
+  const clear = body.getByRole('button', { name: /^clear$/i });
+  if (await clear.isVisible().catch(() => false)) await clear.click();
+  await operation.locator('.opblock-summary').first().click();
+  return result;
+}
+
+function expectOk(what, { code, text }) {
+  if (code !== '200') throw new Error(`${what}: expected 200, got ${JSON.stringify(code)}; body: ${text}`);
+  console.log(`ok - ${what}: 200`);
+  return JSON.parse(text);
+}
+
+/** Opens the Authorize dialog and returns it with the block of one security scheme. */
+async function authorizeDialog(page, scheme) {
+  await page
+    .locator('.scheme-container')
+    .getByRole('button', { name: /authorize/i })
+    .click();
+  const dialog = page.locator('.modal-ux');
+  await dialog.waitFor({ state: 'visible' });
+  const block = dialog
+    .locator('.auth-container')
+    .filter({ hasText: `${scheme} (` })
+    .first();
+  await block.waitFor({ state: 'visible' });
+  return { dialog, block };
+}
+
+async function closeDialog(dialog) {
+  await dialog
+    .getByRole('button', { name: /^close$/i })
+    .first()
+    .click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** Swagger UI labels its dialog buttons for screen readers: "Authorize" is "Apply credentials". */
+async function applyAndWait(block) {
+  await block.getByRole('button', { name: /^(apply (given oauth2 )?credentials|authorize)$/i }).click();
+  // Authorized: the block now offers Logout ("Remove authorization") instead of Authorize.
+  await block.getByRole('button', { name: /^(remove authorization|logout)$/i }).waitFor({ state: 'visible' });
+}
+
+async function logoutAll(page) {
+  const { dialog } = await authorizeDialog(page, 'bearer');
+  const logouts = dialog.getByRole('button', { name: /^(remove authorization|logout)$/i });
+  while ((await logouts.count()) > 0) await logouts.first().click();
+  await closeDialog(dialog);
+}
+
+async function authorizeBearer(page, token) {
+  const { dialog, block } = await authorizeDialog(page, 'bearer');
+  await block.locator('input').first().fill(token);
+  await applyAndWait(block);
+  await closeDialog(dialog);
+}
+
+/** The OAuth2 client-credentials form: Swagger UI fetches the token from /oauth/token itself. */
+async function authorizeOAuth2(page, { clientId, clientSecret }, scope) {
+  const { dialog, block } = await authorizeDialog(page, 'oauth2');
+  await block.locator('input[id^="client_id"]').fill(clientId);
+  await block.locator('input[id^="client_secret"]').fill(clientSecret);
+  // The checkbox itself is hidden behind Swagger UI's styled label.
+  const checkbox = block.locator(`input[type="checkbox"][data-value="${scope}"]`);
+  await block.locator(`label[for="${await checkbox.getAttribute('id')}"]`).click();
+  if (!(await checkbox.isChecked())) throw new Error(`scope ${scope} not selected`);
+  await applyAndWait(block);
+  const errors = await block
+    .locator('.errors')
+    .allInnerTexts()
+    .catch(() => []);
+  if (errors.some((text) => text.trim())) throw new Error(`OAuth2 authorization failed: ${errors.join(' ')}`);
+  await closeDialog(dialog);
+}
+
+/** A token from POST /v1/api/token through Try it out, with the JSON body only (no header). */
+async function tokenThroughTryItOut(page, credentials, who) {
+  const answer = expectOk(
+    `${who}: POST /v1/api/token (body form, headers empty) through Try it out`,
+    await execute(page, 'post', '/v1/api/token', { requestBody: JSON.stringify(credentials) }),
+  );
+  const token = answer?.result?.accessToken;
+  if (typeof token !== 'string') throw new Error(`no result.accessToken in ${JSON.stringify(answer)}`);
+  return token;
+}
+
+async function driveSwaggerUi(base) {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -97,63 +222,52 @@ async function driveSwaggerUi(base, token) {
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   page.setDefaultTimeout(15_000);
+  const policyViolations = [];
+  page.on('console', (message) => {
+    if (/content security policy/i.test(message.text())) policyViolations.push(message.text());
+  });
   await page.goto(`${base}/docs`, { waitUntil: 'domcontentloaded' });
+  await page.locator('.opblock').first().waitFor({ state: 'visible' });
 
-  // The top-level Authorize button (the one outside the dialog).
-  await page
-    .locator('.scheme-container')
-    .getByRole('button', { name: /authorize/i })
-    .click();
-  const dialog = page.locator('.modal-ux');
-  await dialog.waitFor({ state: 'visible' });
-  const bearerBlock = dialog.locator('.auth-container').filter({ hasText: 'bearer' }).first();
-  await bearerBlock.locator('input').first().fill(token);
-  // Swagger UI labels its dialog buttons for screen readers: "Authorize" is "Apply credentials".
-  await dialog.getByRole('button', { name: /^(apply credentials|authorize)$/i }).click();
-  // Authorized: the dialog now offers Logout ("Remove authorization") instead of Authorize.
-  await dialog
-    .getByRole('button', { name: /^(remove authorization|logout)$/i })
-    .waitFor({ state: 'visible' });
-  await dialog
-    .getByRole('button', { name: /^close$/i })
-    .first()
-    .click();
-  await dialog.waitFor({ state: 'hidden' });
-
-  // Expand GET /api/status.
-  const operation = page
-    .locator('.opblock-get')
-    .filter({ has: page.locator('.opblock-summary-path', { hasText: /^\/api\/status$/ }) })
-    .first();
-  await operation.locator('.opblock-summary').first().click();
-  const body = operation.locator('.opblock-body');
-  await body.waitFor({ state: 'visible' });
-
-  // tryItOutEnabled may already have switched it on; then the button reads "Cancel".
-  const tryItOut = body.getByRole('button', { name: /try it out/i });
-  if (await tryItOut.isVisible().catch(() => false)) await tryItOut.click();
-  await body.getByRole('button', { name: /^execute$/i }).click();
-
-  const live = body.locator('.live-responses-table');
-  await live.waitFor({ state: 'visible' });
-  const statusCell = live.locator('.response .response-col_status').first();
-  await statusCell.waitFor({ state: 'visible' });
-  const code = (await statusCell.innerText()).trim();
-  const responseBody = live.locator('.response .response-col_description pre').first();
-  await responseBody.waitFor({ state: 'visible' });
-  const text = await responseBody.innerText();
-
-  await operation.scrollIntoViewIfNeeded();
-  await mkdir(dirname(SCREENSHOT), { recursive: true });
-  await page.screenshot({ path: SCREENSHOT, fullPage: true });
-
-  if (code !== '200')
-    throw new Error(`expected live response code 200, got ${JSON.stringify(code)}; body: ${text}`);
-  if (!text.includes(`"version": "${EXPECTED_VERSION}"`))
-    throw new Error(`response body lacks "version": "${EXPECTED_VERSION}": ${text}`);
-  console.log(
-    `ok - Swagger UI authorized and executed GET /api/status: ${code}, version ${EXPECTED_VERSION} (screenshot: ${SCREENSHOT})`,
+  // An admin's morning: a partner token and an admin token through Try it out, body form only.
+  const partnerToken = await tokenThroughTryItOut(page, PARTNER, 'partner');
+  await authorizeBearer(page, partnerToken);
+  const status = expectOk('bearer (partner): GET /api/status', await execute(page, 'get', '/api/status'));
+  if (status.version !== EXPECTED_VERSION)
+    throw new Error(`version ${status.version}, expected ${EXPECTED_VERSION}`);
+  const accounts = expectOk(
+    'bearer (partner): GET /v1/api/accounts',
+    await execute(page, 'get', '/v1/api/accounts'),
   );
+  if (!Array.isArray(accounts.result?.accounts) || accounts.result.accounts.length === 0)
+    throw new Error(`no accounts in ${JSON.stringify(accounts).slice(0, 300)}`);
+
+  await logoutAll(page);
+  const adminToken = await tokenThroughTryItOut(page, ADMIN, 'admin');
+  await authorizeBearer(page, adminToken);
+  const adminList = expectOk(
+    'bearer (admin): GET /admin/accounts',
+    await execute(page, 'get', '/admin/accounts'),
+  );
+  if (!Array.isArray(adminList.accounts))
+    throw new Error(`no accounts in ${JSON.stringify(adminList).slice(0, 300)}`);
+
+  // The same through the OAuth2 client-credentials form of Authorize (no token pasted by hand).
+  await logoutAll(page);
+  await authorizeOAuth2(page, PARTNER, 'partner');
+  expectOk(
+    'oauth2 (partner, scope partner): GET /v1/api/accounts',
+    await execute(page, 'get', '/v1/api/accounts'),
+  );
+  await logoutAll(page);
+  await authorizeOAuth2(page, ADMIN, 'admin');
+  expectOk('oauth2 (admin, scope admin): GET /admin/accounts', await execute(page, 'get', '/admin/accounts'));
+
+  await mkdir(dirname(SCREENSHOT), { recursive: true });
+  await page.screenshot({ path: SCREENSHOT, fullPage: false });
+  if (policyViolations.length)
+    throw new Error(`Content Security Policy violations: ${policyViolations.join('\n')}`);
+  console.log(`ok - no Content Security Policy violation in the console (screenshot: ${SCREENSHOT})`);
 }
 
 async function cleanup() {
@@ -172,8 +286,7 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   startService(port);
   await waitForReady(base);
-  const token = await getToken(base);
-  await driveSwaggerUi(base, token);
+  await driveSwaggerUi(base);
 }
 
 let timer;

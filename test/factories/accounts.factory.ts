@@ -80,7 +80,7 @@ export interface CreatedAccount {
   identity: string;
 }
 
-/** Links an account through the admin API. */
+/** Links an account through the admin API, in tenant `sandbox` unless the body names another. */
 export async function createAccount(
   t: TestApp,
   adminToken: string,
@@ -90,14 +90,27 @@ export async function createAccount(
   const res = await t.http
     .post('/admin/accounts')
     .set(bearer(adminToken))
-    .send({ platform: 'coinbase', identity: `test-${counter}-${Date.now()}`, source: 'csv', ...body });
+    .send({
+      tenant: 'sandbox',
+      platform: 'coinbase',
+      identity: `test-${counter}-${Date.now()}`,
+      source: 'csv',
+      ...body,
+    });
   if (res.status !== 201) throw new Error(`create account: ${res.status} ${JSON.stringify(res.body)}`);
   return { accountId: res.body.accountId, collectionId: res.body.collectionId, identity: res.body.identity };
 }
 
-export function importCsv(t: TestApp, adminToken: string, accountId: string, csv: string) {
+/** Imports a CSV through the admin API into an account of `tenant` (default `sandbox`). */
+export function importCsv(
+  t: TestApp,
+  adminToken: string,
+  accountId: string,
+  csv: string,
+  tenant = 'sandbox',
+) {
   return t.http
-    .post(`/admin/accounts/${accountId}/import`)
+    .post(`/admin/accounts/${accountId}/import?tenant=${tenant}`)
     .set(bearer(adminToken))
     .set('Content-Type', 'text/csv')
     .send(csv);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createTestSchema, usingPostgres } from './test-app.js';
 
 /** Runs the built service (dist/, built by `pretest`) as a real process, for shutdown and CLI tests. */
 export const DIST_MAIN = resolve('dist/src/main.js');
@@ -40,6 +41,19 @@ export async function freeFixedPort(): Promise<number> {
 export function tempDataDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'cass-test-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Database settings for a child process: a private Postgres schema, or a temporary PGlite dir. */
+export async function databaseEnv(): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (usingPostgres()) {
+    const schema = await createTestSchema();
+    return {
+      env: { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema.schema },
+      cleanup: schema.drop,
+    };
+  }
+  const data = tempDataDir();
+  return { env: { DATA_DIR: data.dir }, cleanup: async () => data.remove() };
 }
 
 export interface RunResult {

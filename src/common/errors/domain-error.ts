@@ -26,6 +26,8 @@ export class DomainError extends Error {
     readonly fieldErrors?: FieldErrors,
     /** Machine-readable reason for clients, e.g. "initial_sync_pending" on a 422. */
     readonly reason?: string,
+    /** Seconds the client should wait (429, 503): sent as Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -35,6 +37,15 @@ export class DomainError extends Error {
     return new DomainError(ErrorCode.ValidationFailed, 'One or more validation errors occurred.', {
       [field]: [message],
     });
+  }
+
+  /** A refusal the client should retry after `retryAfterSeconds` (429 or 503 with Retry-After). */
+  static retryLater(
+    code: ErrorCode.RateLimited | ErrorCode.ServiceUnavailable,
+    message: string,
+    retryAfterSeconds: number,
+  ): DomainError {
+    return new DomainError(code, message, undefined, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));
   }
 
   static notFound(what: string): DomainError {

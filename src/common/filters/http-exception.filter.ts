@@ -21,7 +21,14 @@ interface Described {
   detail?: string;
   errors?: FieldErrors;
   reason?: string;
+  /** A DTO validation failure (the envelope's `message` is then the title, as the spec shows). */
+  validation?: boolean;
+  /** Retry-After in seconds; 503s default to DEFAULT_RETRY_AFTER_SECONDS. */
+  retryAfterSeconds?: number;
 }
+
+/** What a 503 without a more specific hint (a database outage) tells the client to wait. */
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
@@ -47,10 +54,19 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
 
     const described = this.describe(exception, request);
+    const retryAfter =
+      described.retryAfterSeconds ?? (described.status === 503 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
+    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     if ((request.path ?? request.url) === '/oauth/token') {
-      // Generic OAuth2 clients parse only RFC 6749 §5.2 bodies, whatever failed.
+      // Generic OAuth2 clients parse only RFC 6749 §5.2 bodies, whatever failed. A 503 uses the
+      // code RFC 6749 §4.1.2.1 defines for "try again later" (the token endpoint has none of its own).
       response.setHeader('Cache-Control', 'no-store');
-      const error = described.status === 401 ? 'invalid_client' : 'invalid_request';
+      const error =
+        described.status === 401
+          ? 'invalid_client'
+          : described.status === 503
+            ? 'temporarily_unavailable'
+            : 'invalid_request';
       response
         .status(described.status)
         .json({ error, error_description: described.detail ?? described.title });
@@ -72,15 +88,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (described.status === 401) {
       response.setHeader('WWW-Authenticate', 'Bearer realm="crypto-asset-service", error="invalid_token"');
     }
-    if (described.status === 503) {
-      response.setHeader('Retry-After', '5');
-    }
 
     const problem: ProblemDetails = {
       type: statusTypeUrl(described.status),
       title: described.title,
       status: described.status,
-      ...(described.detail ? { detail: described.detail } : {}),
+      detail: described.detail ?? described.title,
       instance: request.originalUrl?.split('?')[0] ?? request.url,
       ...(described.errors ? { errors: described.errors } : {}),
       ...(described.reason ? { reason: described.reason } : {}),
@@ -90,7 +103,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (usesEnvelope(request.path ?? request.url)) {
       response.status(described.status).json({
         isError: true,
-        message: described.detail ?? described.title,
+        // The spec's validation body says "One or more validation errors occurred." here.
+        message: described.validation ? described.title : (described.detail ?? described.title),
         statusCode: described.status,
         result: null,
         responseException: { exceptionMessage: problem },
@@ -107,9 +121,14 @@ export class HttpExceptionFilter implements ExceptionFilter {
       return {
         status,
         title: isValidation ? 'One or more validation errors occurred.' : statusText(status),
-        detail: isValidation ? undefined : exception.message,
+        detail:
+          isValidation && exception.fieldErrors
+            ? summarizeFieldErrors(exception.fieldErrors)
+            : exception.message,
         errors: exception.fieldErrors,
         reason: exception.reason,
+        validation: isValidation,
+        retryAfterSeconds: exception.retryAfterSeconds,
       };
     }
     // Nest wraps body-parser failures (malformed JSON, too large) in an HttpException with the cause.
@@ -151,6 +170,24 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     return { status: 500, title: statusText(500), detail: 'An unexpected error occurred.' };
   }
+}
+
+/** Validation fields shown in `detail` before "and N more" (every field is in `errors`). */
+const DETAIL_MAX_FIELDS = 5;
+
+/**
+ * `detail` of a validation failure: the field and what is wrong with it, e.g. "clientId: clientId
+ * must be a string.", or "2 fields failed validation: a: ... b: ...". Messages are ours (DTO
+ * constraints), never the input's value.
+ */
+export function summarizeFieldErrors(errors: FieldErrors): string {
+  const fields = Object.entries(errors);
+  const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+  const describe = ([field, messages]: [string, string[]]) => `${field}: ${messages.map(sentence).join(' ')}`;
+  if (fields.length === 1) return describe(fields[0]!);
+  const shown = fields.slice(0, DETAIL_MAX_FIELDS).map(describe).join(' ');
+  const more = fields.length > DETAIL_MAX_FIELDS ? ` And ${fields.length - DETAIL_MAX_FIELDS} more.` : '';
+  return `${fields.length} fields failed validation: ${shown}${more}`;
 }
 
 interface BodyParserError extends Error {

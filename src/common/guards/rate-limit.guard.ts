@@ -1,4 +1,11 @@
-import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  applyDecorators,
+  Injectable,
+  SetMetadata,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
+import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
@@ -25,10 +32,16 @@ import type { Response } from 'express';
 import { IS_PUBLIC } from '../decorators/auth.decorators.js';
 
 export const RATE_LIMIT_BUCKET = 'rate-limit:bucket';
-export type RateLimitBucket = 'token' | 'market';
+export type RateLimitBucket = 'market';
 
-/** Marks a route for an extra limit: `token` (IP + clientId) or `market` (market data). */
-export const RateLimitBucket = (bucket: RateLimitBucket) => SetMetadata(RATE_LIMIT_BUCKET, bucket);
+/** Marks a route for an extra limit: `market` (market data). */
+export const RateLimitBucket = (bucket: RateLimitBucket) =>
+  applyDecorators(
+    SetMetadata(RATE_LIMIT_BUCKET, bucket),
+    ApiTooManyRequestsResponse({
+      description: `Rate limit of the ${bucket} bucket exceeded; see Retry-After.`,
+    }),
+  );
 
 export interface RateLimitState {
   limit: number;

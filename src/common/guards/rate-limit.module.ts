@@ -1,4 +1,4 @@
-import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
@@ -7,26 +7,25 @@ import { AppConfig } from '../../config/app-config.js';
 import type { ServiceRequest } from '../http/request-context.js';
 import { bucketOf, isPublicRoute } from './rate-limit.guard.js';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage.js';
+import { FailureCounter, MemoryFailureCounter, RedisFailureCounter } from './failure-counter.js';
 
 const REDIS_CLIENT = Symbol('RATE_LIMIT_REDIS');
 const MINUTE_MS = 60_000;
 
-/** The client id a token request names, for the IP + clientId key of the token endpoints. */
-function credentialClientId(req: ServiceRequest): string {
-  const body = (req.body ?? {}) as Record<string, unknown>;
-  const fromBody = body.clientId ?? body.client_id;
-  if (typeof fromBody === 'string') return fromBody.slice(0, 128);
-  const header = req.headers.clientid;
-  if (typeof header === 'string') return header.slice(0, 128);
-  const auth = req.headers.authorization;
-  if (auth?.toLowerCase().startsWith('basic ')) {
-    return Buffer.from(auth.slice(6), 'base64').toString('utf8').split(':')[0]!.slice(0, 128);
-  }
-  return '-';
-}
-
+/**
+ * The Redis client of the limits (when REDIS_URL is set) and the failure counter of the token
+ * endpoints and the bearer guard. Global: the auth guard (root module) and the token service (auth
+ * module) share one counter.
+ */
+@Global()
 @Module({
   providers: [
+    {
+      provide: FailureCounter,
+      inject: [REDIS_CLIENT],
+      useFactory: (redis: Redis | null): FailureCounter =>
+        redis ? new RedisFailureCounter(redis) : new MemoryFailureCounter(),
+    },
     {
       provide: REDIS_CLIENT,
       inject: [AppConfig],
@@ -40,7 +39,7 @@ function credentialClientId(req: ServiceRequest): string {
           : null,
     },
   ],
-  exports: [REDIS_CLIENT],
+  exports: [REDIS_CLIENT, FailureCounter],
 })
 export class RateLimitStorageModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis | null) {}
@@ -70,18 +69,11 @@ export class RateLimitStorageModule implements OnApplicationShutdown {
               limit: config.MARKET_RATE_LIMIT_PER_MINUTE,
               skipIf: (ctx) => bucketOf(ctx, reflector) !== 'market',
             },
-            {
-              name: 'token',
-              ttl: MINUTE_MS,
-              limit: config.TOKEN_RATE_LIMIT_PER_MINUTE,
-              skipIf: (ctx) => bucketOf(ctx, reflector) !== 'token',
-            },
           ],
+          // The token endpoints (public) count failed verifications instead (CredentialAttempts).
           getTracker: (req) => {
             const request = req as ServiceRequest;
-            return request.user
-              ? `client:${request.user.clientId}`
-              : `ip:${request.ip}|client:${credentialClientId(request)}`;
+            return request.user ? `client:${request.user.clientId}` : `ip:${request.ip}`;
           },
           // One counter per client across all routes: every request counts toward one quota.
           generateKey: (_context, tracker, throttlerName) =>

@@ -4,6 +4,7 @@ import type { LogFn } from 'pino';
 import type { ServiceRequest } from '../http/request-context.js';
 
 interface RequestLog {
+  debug: LogFn;
   info: LogFn;
   warn: LogFn;
   error: LogFn;
@@ -32,7 +33,7 @@ function requestIdFor(req: Request, res: Response): string {
  * One JSON line per request, written once the response is over (sent, or its connection closed
  * first):
  *
- *   {"level":30,…,"reqId":"…","req":{"id","method","url"},"res":{"statusCode"},
+ *   {"level":"info",…,"reqId":"…","req":{"id","method","url"},"res":{"statusCode"},
  *    "responseTime":3,"clientId":"…","tenantId":"…","msg":"request completed"}
  *
  * The same fields and messages as pino-http with this service's serializers, written from one
@@ -42,7 +43,9 @@ function requestIdFor(req: Request, res: Response): string {
  * `reqId`.
  *
  * Levels: 5xx (or a response that never finished) → error "request errored"; 4xx → warn;
- * otherwise info "request completed". The query string is never logged (it can carry cursors).
+ * otherwise info "request completed", or debug for a health probe (`/health/*`: a load balancer or
+ * orchestrator asks every few seconds; a failing probe keeps its warn or error). The query string
+ * is never logged (it can carry cursors).
  */
 export function requestLogger(root: ChildFactory) {
   // The root logger (built by pino-http for nestjs-pino) serialises `req`/`res` as raw Node
@@ -58,13 +61,10 @@ export function requestLogger(root: ChildFactory) {
     // A response emits 'close' once it is over, after 'finish' when it was sent.
     res.once('close', () => {
       const query = req.originalUrl.indexOf('?');
+      const url = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
       const line: Record<string, unknown> = {
         reqId,
-        req: {
-          id: reqId,
-          method: req.method,
-          url: query < 0 ? req.originalUrl : req.originalUrl.slice(0, query),
-        },
+        req: { id: reqId, method: req.method, url },
         res: { statusCode: res.statusCode },
         responseTime: Date.now() - startedAt,
       };
@@ -75,6 +75,7 @@ export function requestLogger(root: ChildFactory) {
       }
       if (res.statusCode >= 500 || !res.writableFinished) log.error(line, 'request errored');
       else if (res.statusCode >= 400) log.warn(line, 'request completed');
+      else if (url.startsWith('/health/')) log.debug(line, 'request completed');
       else log.info(line, 'request completed');
     });
     next();

@@ -14,4 +14,11 @@ export interface VerifiedBearerPort {
    * database. Undefined otherwise: the guard then runs the full passport-jwt verification.
    */
   knownClient(request: Request): AuthenticatedClient | undefined;
+
+  /**
+   * The request's bearer token was verified (or issued) by this instance and is within its
+   * validity now, whatever its client's state: an address over its bearer-failure limit may still
+   * use it.
+   */
+  verifiedBefore(request: Request): boolean;
 }

@@ -6,6 +6,7 @@ import {
   type PipeTransform,
   type ValidationError,
 } from '@nestjs/common';
+import { ApiParam } from '@nestjs/swagger';
 import { DomainError, ErrorCode, type FieldErrors } from '../errors/domain-error.js';
 
 /** class-validator errors → field path → messages (nested paths joined with dots). */
@@ -80,5 +81,15 @@ class UuidParamPipe implements PipeTransform<string, string> {
   }
 }
 
-/** A path parameter that must be a UUID; a malformed one is a 400 naming the parameter. */
-export const UuidParam = (name: string) => Param(name, new UuidParamPipe(name));
+/**
+ * A path parameter that must be a UUID; a malformed one is a 400 naming the parameter. Documents
+ * itself as `format: uuid`, so the document says what the pipe enforces.
+ */
+export const UuidParam =
+  (name: string): ParameterDecorator =>
+  (target, key, index) => {
+    Param(name, new UuidParamPipe(name))(target, key, index);
+    if (key === undefined) return;
+    const descriptor = Object.getOwnPropertyDescriptor(target, key)!;
+    ApiParam({ name, type: String, format: 'uuid', description: `${name} (UUID).` })(target, key, descriptor);
+  };

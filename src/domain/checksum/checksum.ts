@@ -87,7 +87,7 @@ export function canonicalTimestamp(timestamp: Date | string): string {
     const match = ISO_WITH_OFFSET.exec(timestamp);
     if (!match) throw invalidTimestamp(timestamp);
     const [, dateTime, fraction = '', offset] = match;
-    if (!isCalendarDate(dateTime)) throw invalidTimestamp(timestamp);
+    if (!isCalendarDateTime(dateTime)) throw invalidTimestamp(timestamp);
     const milliseconds = fraction.padEnd(3, '0').slice(0, 3);
     const zone = offset.toUpperCase() === 'Z' ? 'Z' : `${offset.slice(0, 3)}:${offset.slice(-2)}`;
     date = new Date(`${dateTime}.${milliseconds}${zone}`);
@@ -98,10 +98,22 @@ export function canonicalTimestamp(timestamp: Date | string): string {
   return date.toISOString();
 }
 
-/** Date parsing rolls 2024-02-30 over to March; a checksum input must not. */
-function isCalendarDate(dateTime: string): boolean {
+/**
+ * Date parsing rolls 2024-02-30 over to March and accepts T24:00:00 as the next midnight; a
+ * checksum input must do neither (hour 24 is refused like second 60).
+ */
+function isCalendarDateTime(dateTime: string): boolean {
   const [year, month, day] = dateTime.slice(0, 10).split('-').map(Number);
-  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const [hour, minute, second] = dateTime.slice(11).split(':').map(Number);
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= new Date(Date.UTC(year, month, 0)).getUTCDate() &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
+  );
 }
 
 function invalidTimestamp(text: string): ChecksumError {

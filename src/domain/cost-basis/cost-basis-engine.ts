@@ -7,12 +7,12 @@
  */
 import type { Decimal } from 'decimal.js';
 import { InvalidLedgerEntryError } from './cost-basis.errors.js';
+import { DIRECTIONS, isDirection } from './directions.js';
 import type {
   CostBasisIssue,
   CostBasisMethod,
   CostBasisOptions,
   CostBasisResult,
-  Direction,
   Disposal,
   IncomeEvent,
   LedgerEntry,
@@ -45,17 +45,6 @@ interface ParsedEntry {
   readonly feeUsd: Decimal;
 }
 
-const DIRECTIONS: ReadonlySet<Direction> = new Set<Direction>([
-  'buy',
-  'sell',
-  'deposit',
-  'withdrawal',
-  'transfer_in',
-  'transfer_out',
-  'income',
-  'fee',
-]);
-
 function parseLedgerEntry(entry: LedgerEntry): ParsedEntry {
   const invalid = (field: string, reason: string) =>
     new InvalidLedgerEntryError(String(entry.accountId), String(entry.transactionId), field, reason);
@@ -71,8 +60,7 @@ function parseLedgerEntry(entry: LedgerEntry): ParsedEntry {
   ) {
     throw invalid('symbol', 'must be a non-empty upper-case ticker');
   }
-  if (!DIRECTIONS.has(entry.direction))
-    throw invalid('direction', `is not one of ${[...DIRECTIONS].join(', ')}`);
+  if (!isDirection(entry.direction)) throw invalid('direction', `is not one of ${DIRECTIONS.join(', ')}`);
   if (!(entry.timestamp instanceof Date) || Number.isNaN(entry.timestamp.getTime())) {
     throw invalid('timestamp', 'must be a valid Date');
   }

@@ -5,11 +5,11 @@
  */
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
+import { ExactDecimal as Exact } from '../money/exact-decimal.js';
 import { computeCostBasis } from './cost-basis-engine.js';
 import type { CostBasisMethod, CostBasisResult, LedgerEntry } from './cost-basis.types.js';
 import { summarizeByAccountAndSymbol, valuePositions } from './position-summary.js';
 
-const Exact = Decimal.clone({ precision: 1_000 });
 const d = (text: string | undefined): Decimal => new Exact(text ?? 0);
 const sum = (values: Iterable<Decimal>): Decimal => [...values].reduce((a, b) => a.plus(b), new Exact(0));
 

@@ -1,16 +1,15 @@
 import { Decimal } from 'decimal.js';
+import { ExactDecimal, quotientToSignificantDigits, ZERO } from '../money/exact-decimal.js';
 
 /**
- * Decimal arithmetic for the engine. A private clone, so the global Decimal settings of
- * other code can never change our numbers, with a precision (1,000 significant digits)
- * far beyond any sum or product of ledger values: +, − and × never round here.
+ * Decimal arithmetic for the engine, in the service's one ExactDecimal configuration
+ * (src/domain/money/exact-decimal.ts): the global Decimal settings of other code can never
+ * change our numbers, and +, − and × never round here.
  *
  * The one inexact operation is pro-rata allocation (a ÷ b). Its quotient is rounded to
  * ALLOCATION_DECIMAL_PLACES, and callers give the remainder to the last piece, so totals
  * are conserved exactly. This is not rounding to cents: that happens at the API edge.
  */
-const ExactDecimal = Decimal.clone({ precision: 1_000, rounding: Decimal.ROUND_HALF_UP });
-
 export const ALLOCATION_DECIMAL_PLACES = 30;
 
 /**
@@ -19,10 +18,11 @@ export const ALLOCATION_DECIMAL_PLACES = 30;
  * 31st decimal place for any quotient under 10^67, and truncation never changes those digits, so
  * rounding it half-up to 30 places gives exactly the same result as rounding the exact quotient.
  */
-const QuotientDecimal = Decimal.clone({ precision: 100, rounding: Decimal.ROUND_DOWN });
-const MAX_FAST_QUOTIENT_EXPONENT = 100 - (ALLOCATION_DECIMAL_PLACES + 3);
+const FAST_QUOTIENT_SIGNIFICANT_DIGITS = 100;
+const truncatedQuotient = quotientToSignificantDigits(FAST_QUOTIENT_SIGNIFICANT_DIGITS, Decimal.ROUND_DOWN);
+const MAX_FAST_QUOTIENT_EXPONENT = FAST_QUOTIENT_SIGNIFICANT_DIGITS - (ALLOCATION_DECIMAL_PLACES + 3);
 
-export const ZERO: Decimal = new ExactDecimal(0);
+export { ZERO };
 
 export function toDecimal(value: Decimal.Value): Decimal {
   return new ExactDecimal(value);
@@ -43,8 +43,10 @@ export function allocateProRata(total: Decimal, part: Decimal, whole: Decimal): 
   if (part.equals(whole)) return total;
   const numerator = total.times(part);
   if (numerator.e - whole.e + 1 <= MAX_FAST_QUOTIENT_EXPONENT) {
-    const quotient = new QuotientDecimal(numerator).dividedBy(new QuotientDecimal(whole));
-    return new ExactDecimal(quotient).toDecimalPlaces(ALLOCATION_DECIMAL_PLACES, Decimal.ROUND_HALF_UP);
+    return truncatedQuotient(numerator, whole).toDecimalPlaces(
+      ALLOCATION_DECIMAL_PLACES,
+      Decimal.ROUND_HALF_UP,
+    );
   }
   return allocateProRataExact(total, part, whole);
 }

@@ -4,6 +4,15 @@
  * rounds to cents, or knows about HTTP, the database or the clock.
  */
 export { computeCostBasis } from './cost-basis-engine.js';
+export { COST_BASIS_METHODS, DEFAULT_COST_BASIS_METHOD } from './cost-basis-method.js';
+export {
+  DIRECTIONS,
+  FEE_DIRECTIONS,
+  INBOUND_DIRECTIONS,
+  isDirection,
+  PRICED_DIRECTIONS,
+  TRANSFER_DIRECTIONS,
+} from './directions.js';
 export { CostBasisErrorCode, InvalidLedgerEntryError } from './cost-basis.errors.js';
 export type * from './cost-basis.types.js';
 export { holdingTerm } from './holding-period.js';

@@ -9,6 +9,7 @@
  * also come in as numbers. Rules and examples: docs/formatting.md.
  */
 import { Decimal } from 'decimal.js';
+import { ExactDecimal } from './exact-decimal.js';
 
 /** Money and amounts: exact decimal, never a binary float. */
 export type DecimalInput = Decimal | string;
@@ -20,9 +21,6 @@ export const USD_FRACTION_DIGITS = 2;
 export const PERCENT_FRACTION_DIGITS = 2;
 /** Asset amounts are shown to the satoshi (1e-8), whatever the asset. */
 export const AMOUNT_FRACTION_DIGITS = 8;
-
-// Scaling to percent must be exact whatever precision someone sets on the global Decimal.
-const ExactDecimal = Decimal.clone({ precision: 1000 });
 
 // Plain decimal text only: decimal.js would also accept "0x10", "0b1" and "Infinity".
 const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -38,7 +36,7 @@ export class InvalidDecimalError extends Error {
 export function toDecimal(value: DecimalInput): Decimal {
   if (typeof value === 'string') {
     if (!DECIMAL_TEXT.test(value)) throw new InvalidDecimalError(value);
-    return new Decimal(value);
+    return new ExactDecimal(value);
   }
   if (!value.isFinite()) throw new InvalidDecimalError(value.toString());
   return value;
@@ -48,7 +46,7 @@ function toRatio(value: RatioInput): Decimal {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new InvalidDecimalError(String(value));
     // decimal.js reads a number through its shortest round-trip text: 0.1 → "0.1".
-    return new Decimal(value);
+    return new ExactDecimal(value);
   }
   return toDecimal(value);
 }

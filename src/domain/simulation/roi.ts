@@ -6,6 +6,7 @@
  * DEFAULT_BENCHMARK is the documented default) or formats text.
  */
 import { Decimal } from 'decimal.js';
+import { ProjectionDecimal } from '../money/exact-decimal.js';
 import { roundUsdToCents, toDecimal, type DecimalInput } from '../money/format.js';
 import { DAYS_PER_YEAR } from './annual-moments.js';
 import { invalidInput, SimulationError, SimulationErrorCode } from './simulation-error.js';
@@ -20,8 +21,8 @@ export const DEFAULT_BENCHMARK = {
   cagr: 0.1,
 } as const;
 
-/** Compounding in exact decimals, independent of any global Decimal settings. */
-const Exact = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+/** Compounding at the projections' precision (domain/money), independent of any global Decimal settings. */
+const Exact = ProjectionDecimal;
 
 export interface RoiInput {
   readonly principalUsd: DecimalInput | number;

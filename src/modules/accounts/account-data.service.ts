@@ -17,7 +17,7 @@ import {
   type TransactionRange,
 } from './repositories/transactions.repository.js';
 import { RefreshService, STALE_AFTER_MS } from './sync/refresh.service.js';
-import { BalancesReadCache } from './balances/balances-read.cache.js';
+import { BalancesReadCache, type BalancesMemo } from './balances/balances-read.cache.js';
 
 export interface Freshness {
   /** A refresh from the source completed during this request. */
@@ -37,6 +37,11 @@ export interface BalancesView {
   readonly account: AccountEntity;
   readonly snapshot: Snapshot;
   readonly freshness: Freshness;
+}
+
+/** Balances held in the read cache, with the entry's memo for the body rendered from them. */
+export interface CachedBalancesView extends BalancesView {
+  readonly memo: BalancesMemo;
 }
 
 export interface TransactionsQuery {
@@ -60,9 +65,13 @@ const isTransactionCursor = (value: unknown): value is TransactionCursor =>
   Number.isSafeInteger((value as TransactionCursor).t) &&
   typeof (value as TransactionCursor).id === 'string';
 
-/** Why balances cannot be served (the 422's `reason`). */
-export type BalancesUnavailableReason =
-  'initial_sync_pending' | 'reconnect_required' | 'initial_sync_failed' | 'inconsistent_history';
+/** Why balances cannot be served (the 422's `reason`; the values are the API's). */
+export enum BalancesUnavailableReason {
+  InitialSyncPending = 'initial_sync_pending',
+  ReconnectRequired = 'reconnect_required',
+  InitialSyncFailed = 'initial_sync_failed',
+  InconsistentHistory = 'inconsistent_history',
+}
 
 @Injectable()
 export class AccountDataService {
@@ -133,11 +142,11 @@ export class AccountDataService {
    * The balances `balancesOf(tenantId, accountId, false)` would answer with, when this instance
    * holds them in its read cache; undefined otherwise. Synchronous: no database, no refresh.
    */
-  cachedBalancesOf(tenantId: string, accountId: string): BalancesView | undefined {
+  cachedBalancesOf(tenantId: string, accountId: string): CachedBalancesView | undefined {
     const cached = this.readCache.get(tenantId, accountId);
     if (!cached) return undefined;
-    const { account, snapshot } = cached;
-    return { account, snapshot, freshness: this.freshness(account, false) };
+    const { account, snapshot, memo } = cached;
+    return { account, snapshot, memo, freshness: this.freshness(account, false) };
   }
 
   /** The stored snapshot, or the 422 that says why there is no usable one. */
@@ -185,16 +194,16 @@ function noBalancesYet(account: AccountEntity): DomainError {
   const [reason, detail]: [BalancesUnavailableReason, string] =
     account.syncStatus === 'reconnect_required'
       ? [
-          'reconnect_required',
+          BalancesUnavailableReason.ReconnectRequired,
           'The source rejected the account authorization before any data was synchronised; the end client must reconnect the account.',
         ]
       : account.syncStatus === 'error'
         ? [
-            'initial_sync_failed',
+            BalancesUnavailableReason.InitialSyncFailed,
             'The initial synchronisation of the account failed; it is retried automatically. No balances are cached yet.',
           ]
         : [
-            'initial_sync_pending',
+            BalancesUnavailableReason.InitialSyncPending,
             'The initial synchronisation of the account has not finished yet; balances are available once syncStatus is "synced".',
           ];
   return new DomainError(ErrorCode.Unprocessable, detail, undefined, reason);

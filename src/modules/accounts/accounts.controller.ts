@@ -2,7 +2,6 @@ import { Controller, Get, Param, Query, Res, UseInterceptors } from '@nestjs/com
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
-  ApiOkResponse,
   ApiOperation,
   ApiTags,
   ApiUnprocessableEntityResponse,
@@ -11,6 +10,7 @@ import type { Response } from 'express';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { EnvelopeInterceptor } from '../../common/interceptors/envelope.interceptor.js';
+import { ApiEnvelopedResponse } from '../../common/openapi/api-responses.js';
 import { UuidParam } from '../../common/validation/validation.js';
 import { AccountDataService } from './account-data.service.js';
 import {
@@ -44,7 +44,7 @@ export class AccountsController {
 
   @Get('account/collection/:collectionId')
   @ApiOperation({ summary: 'The account of a collection (one connection to one platform)' })
-  @ApiOkResponse({ type: AccountCollectionDto, description: 'Envelope with the account in `result`.' })
+  @ApiEnvelopedResponse(AccountCollectionDto, { description: 'Envelope with the account in `result`.' })
   @ApiBadRequestResponse({ description: 'collectionId is not a UUID.' })
   @ApiNotFoundResponse({ description: 'Collection not found.' })
   async byCollection(
@@ -56,7 +56,7 @@ export class AccountsController {
 
   @Get('account/identity/:identity')
   @ApiOperation({ summary: "The account behind the partner's identifier" })
-  @ApiOkResponse({ type: AccountIdentityDto, description: 'Envelope with the account in `result`.' })
+  @ApiEnvelopedResponse(AccountIdentityDto, { description: 'Envelope with the account in `result`.' })
   @ApiNotFoundResponse({ description: 'Identity not found.' })
   async byIdentity(
     @CurrentClient() client: AuthenticatedClient,
@@ -71,7 +71,7 @@ export class AccountsController {
     description:
       '`from`/`to` are inclusive (a date-only `to` covers that whole UTC day). Ordered by timestamp, then transactionId. Optional paging with `limit` (≤ 1000) and `cursor`.',
   })
-  @ApiOkResponse({ type: TransactionsResultDto, description: 'Envelope with `result.transactions`.' })
+  @ApiEnvelopedResponse(TransactionsResultDto, { description: 'Envelope with `result.transactions`.' })
   @ApiBadRequestResponse({ description: 'A parameter is malformed (named in errors).' })
   @ApiNotFoundResponse({ description: 'Account not found.' })
   async transactions(
@@ -97,7 +97,7 @@ export class AccountsController {
     description:
       '422 (with `reason`) when no honest figures exist: `initial_sync_pending`, `reconnect_required` or `initial_sync_failed` with nothing cached, or `inconsistent_history`.',
   })
-  @ApiOkResponse({ type: BalancesResultDto, description: 'Envelope with the balances in `result`.' })
+  @ApiEnvelopedResponse(BalancesResultDto, { description: 'Envelope with the balances in `result`.' })
   @ApiNotFoundResponse({ description: 'Account not found.' })
   @ApiUnprocessableEntityResponse({
     description: 'No usable data yet, or an inconsistent history; `reason` says which.',
@@ -115,8 +115,7 @@ export class AccountsController {
 
   @Get('accounts')
   @ApiOperation({ summary: "The caller's accounts with their state (cursor-paginated)" })
-  @ApiOkResponse({
-    type: AccountListDto,
+  @ApiEnvelopedResponse(AccountListDto, {
     description: 'Envelope with `result.accounts` and `result.nextCursor`.',
   })
   @ApiBadRequestResponse({ description: 'limit out of range or cursor invalid.' })

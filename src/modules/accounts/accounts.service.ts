@@ -115,8 +115,15 @@ export class AccountsService {
     return { ...page, tenants: new Map((await this.tenancy.listTenants()).map((t) => [t.id, t.slug])) };
   }
 
-  async adminFind(accountId: string): Promise<AccountEntity> {
-    const tenantId = await this.accounts.adminFindTenantOf(accountId);
+  /**
+   * One account for the admin API / CLI. With `tenantSlug` (the admin API always names it) an
+   * account of another tenant answers 404, exactly as one that does not exist.
+   */
+  async adminFind(accountId: string, tenantSlug?: string): Promise<AccountEntity> {
+    const tenantId =
+      tenantSlug === undefined
+        ? await this.accounts.adminFindTenantOf(accountId)
+        : await this.tenantIdOf(tenantSlug);
     const account = tenantId ? await this.accounts.findById(tenantId, accountId) : null;
     if (!account) throw DomainError.notFound('Account');
     return account;
@@ -129,6 +136,18 @@ export class AccountsService {
   async tenantIdOf(slug: string): Promise<string> {
     const tenant = await this.tenancy.findTenantBySlug(slug);
     if (!tenant) throw DomainError.validation('tenant', `Tenant "${slug}" does not exist.`);
+    return tenant.id;
+  }
+
+  /** A tenant accounts may be linked to: a partner tenant, never the operator's (design §3). */
+  async partnerTenantIdOf(slug: string): Promise<string> {
+    const tenant = await this.tenancy.findTenantBySlug(slug);
+    if (!tenant) throw DomainError.validation('tenant', `Tenant "${slug}" does not exist.`);
+    if (tenant.kind === 'operator')
+      throw DomainError.validation(
+        'tenant',
+        `Tenant "${slug}" is an operator tenant; it holds no partner data.`,
+      );
     return tenant.id;
   }
 
@@ -207,8 +226,11 @@ export class AccountsService {
     return account;
   }
 
-  async adminRefresh(accountId: string): Promise<{ account: AccountEntity; outcome: RefreshOutcome }> {
-    const account = await this.adminFind(accountId);
+  async adminRefresh(
+    accountId: string,
+    tenantSlug?: string,
+  ): Promise<{ account: AccountEntity; outcome: RefreshOutcome }> {
+    const account = await this.adminFind(accountId, tenantSlug);
     const outcome = await this.refresher.refresh(account.tenantId, accountId, 'admin');
     return { account: (await this.accounts.findById(account.tenantId, accountId)) ?? account, outcome };
   }
@@ -251,8 +273,8 @@ export class AccountsService {
   }
 
   /** Deletes the account with its transactions and balances; accounts it was linked to get new balances. */
-  async adminDelete(accountId: string): Promise<void> {
-    const account = await this.adminFind(accountId);
+  async adminDelete(accountId: string, tenantSlug?: string): Promise<void> {
+    const account = await this.adminFind(accountId, tenantSlug);
     await this.refresher.recomputeLinked(account.tenantId, [accountId], async (manager) => {
       await this.accounts.delete(account.tenantId, accountId, manager);
     });

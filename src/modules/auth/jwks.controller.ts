@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/decorators/auth.decorators.js';
+import { JwksDto } from './dto/jwks.dto.js';
 import { SigningKeysService, type PublicJwk } from './signing-keys.service.js';
 
 @ApiTags('Auth')
@@ -12,7 +13,7 @@ export class JwksController {
   @Public()
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({ summary: 'Public keys that verify access tokens (JWKS, RFC 7517)' })
-  @ApiOkResponse({ description: '{ keys: [ { kty, crv, x, y, kid, alg: "ES256", use: "sig" } ] }' })
+  @ApiOkResponse({ type: JwksDto, description: 'The public keys.' })
   jwks(): { keys: PublicJwk[] } {
     return this.keys.jwks();
   }

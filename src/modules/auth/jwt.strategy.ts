@@ -7,7 +7,7 @@ import type { Request } from 'express';
 import { AppConfig } from '../../config/app-config.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import type { VerifiedBearerPort } from '../../common/ports/verified-bearer.port.js';
-import { ClientsService } from '../tenancy/clients.service.js';
+import { ClientsService, type ClientState } from '../tenancy/clients.service.js';
 import { SigningKeysService } from './signing-keys.service.js';
 import type { AccessTokenClaims } from './token.service.js';
 import { VerifiedTokenCache, type VerifiedClaims } from './verified-token.cache.js';
@@ -22,12 +22,11 @@ const extractBearer = ExtractJwt.fromAuthHeaderAsBearerToken();
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') implements VerifiedBearerPort {
-  private readonly verified = new VerifiedTokenCache();
-
   constructor(
     config: AppConfig,
     keys: SigningKeysService,
     private readonly clients: ClientsService,
+    private readonly verified: VerifiedTokenCache,
   ) {
     super({
       jwtFromRequest: extractBearer,
@@ -42,7 +41,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') implements Ve
         rawJwt: string,
         done: (error: Error | null, key?: string | Buffer) => void,
       ) => {
-        const decoded = jwt.decode(rawJwt, { complete: true });
+        const decoded = decodeUnverified(rawJwt);
         const kid = decoded?.header.kid;
         const key = typeof kid === 'string' ? keys.verificationKey(kid) : undefined;
         if (!key || decoded?.header.alg !== 'ES256') return done(new Error('unknown key or algorithm'));
@@ -59,8 +58,14 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') implements Ve
   knownClient(request: Request): AuthenticatedClient | undefined {
     const token = extractBearer(request);
     const claims = token ? this.verified.get(token, Date.now()) : undefined;
-    if (!claims || this.clients.knownActive(claims.sub) !== true) return undefined;
-    return clientOf(claims);
+    if (!claims) return undefined;
+    const state = this.clients.knownState(claims.sub);
+    return state && admits(state, claims) ? clientOf(claims) : undefined;
+  }
+
+  verifiedBefore(request: Request): boolean {
+    const token = extractBearer(request);
+    return !!token && this.verified.get(token, Date.now()) !== undefined;
   }
 
   /** Passport entry point: a remembered token skips signature verification, nothing else. */
@@ -84,7 +89,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') implements Ve
   }
 
   async validate(request: Request, claims: Partial<AccessTokenClaims>): Promise<AuthenticatedClient | false> {
-    const { sub, tid, scope, jti, nbf, exp } = claims;
+    const { sub, tid, scope, jti, nbf, exp, sgen } = claims;
     if (
       typeof sub !== 'string' ||
       typeof tid !== 'string' ||
@@ -93,15 +98,45 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') implements Ve
     )
       return false;
     if (typeof exp !== 'number') return false;
-    const verified: VerifiedClaims = { sub, tid, scope, jti, exp, nbf: typeof nbf === 'number' ? nbf : 0 };
+    if (sgen !== undefined && !(Number.isSafeInteger(sgen) && sgen >= 0)) return false;
+    const verified: VerifiedClaims = {
+      sub,
+      tid,
+      scope,
+      jti,
+      exp,
+      nbf: typeof nbf === 'number' ? nbf : 0,
+      sgen: sgen ?? 0,
+    };
     const token = extractBearer(request);
     if (token) this.verified.set(token, verified);
     return this.toClient(verified);
   }
 
   private async toClient(claims: VerifiedClaims): Promise<AuthenticatedClient | false> {
-    if (!(await this.clients.isActive(claims.sub))) return false;
-    return clientOf(claims);
+    return admits(await this.clients.state(claims.sub), claims) ? clientOf(claims) : false;
+  }
+}
+
+/**
+ * The client is enabled and the token was issued under its current secret generation. A later
+ * generation than the memo's is a token issued after a rotation this instance has not heard of
+ * yet: its signature proves it, so it is accepted.
+ */
+function admits(state: ClientState, claims: VerifiedClaims): boolean {
+  return state.active && claims.sgen >= state.secretGeneration;
+}
+
+/**
+ * The token's header without verifying it, or null when it is not a JWT. jsonwebtoken's decode
+ * throws (rather than returning null) when the header says `typ: JWT` and the payload is not JSON:
+ * that escaped passport as a 500 for `<valid header>.AAAA.<signature>`.
+ */
+function decodeUnverified(rawJwt: string): jwt.Jwt | null {
+  try {
+    return jwt.decode(rawJwt, { complete: true });
+  } catch {
+    return null;
   }
 }
 

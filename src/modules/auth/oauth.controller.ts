@@ -1,10 +1,18 @@
-import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Headers, HttpCode, Ip, Post, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/decorators/auth.decorators.js';
 import { OAuthError } from '../../common/errors/oauth-error.js';
-import { RateLimitBucket } from '../../common/guards/rate-limit.guard.js';
 import { OAuthTokenRequestDto, OAuthTokenResponseDto } from './dto/token.dto.js';
+import { ApiCredentialLimits, writeCredentialLimitHeaders } from './credential-limit.headers.js';
 import { TokenService } from './token.service.js';
 
 /**
@@ -18,17 +26,22 @@ export class OAuthController {
 
   @Post('token')
   @Public()
-  @RateLimitBucket('token')
   @HttpCode(200)
   @ApiOperation({ summary: 'OAuth 2.0 token endpoint (client credentials, RFC 6749 §4.4)' })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ type: OAuthTokenRequestDto })
   @ApiOkResponse({ type: OAuthTokenResponseDto })
+  @ApiBadRequestResponse({
+    description: '`invalid_request`, `unsupported_grant_type` or `invalid_scope` (RFC 6749 §5.2).',
+  })
+  @ApiUnauthorizedResponse({ description: '`invalid_client`: client authentication failed.' })
+  @ApiCredentialLimits()
   async token(
     @Body() body: Record<string, unknown>,
     @Headers('authorization') authorization: string | undefined,
     @Headers('content-type') contentType: string | undefined,
     @Res({ passthrough: true }) response: Response,
+    @Ip() sourceAddress: string,
   ): Promise<OAuthTokenResponseDto> {
     if (!contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
       throw new OAuthError('invalid_request', 'The request must be application/x-www-form-urlencoded.');
@@ -52,9 +65,12 @@ export class OAuthController {
     const clientId = basic?.clientId ?? bodyId;
     const clientSecret = basic?.clientSecret ?? bodySecret;
     if (!clientId || !clientSecret) {
+      writeCredentialLimitHeaders(response, await this.tokens.limitStateOf(sourceAddress));
       throw new OAuthError('invalid_client', 'Client authentication is required.', !!basic);
     }
-    const client = await this.tokens.authenticate(clientId, clientSecret);
+    const client = await this.tokens.authenticate(clientId, clientSecret, sourceAddress, (state) =>
+      writeCredentialLimitHeaders(response, state),
+    );
     if (!client) throw new OAuthError('invalid_client', 'Client authentication failed.', !!basic);
 
     const requested = field('scope')?.split(' ').filter(Boolean);

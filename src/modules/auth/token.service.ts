@@ -4,7 +4,13 @@ import jwt from 'jsonwebtoken';
 import { AppConfig } from '../../config/app-config.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import { ClientsService, type VerifiedClient } from '../tenancy/clients.service.js';
+import {
+  CredentialAttempts,
+  type CredentialLimitReport,
+  type CredentialLimitState,
+} from './credential-attempts.js';
 import { SigningKeysService } from './signing-keys.service.js';
+import { VerifiedTokenCache } from './verified-token.cache.js';
 
 export interface IssuedToken {
   accessToken: string;
@@ -24,6 +30,8 @@ export interface AccessTokenClaims {
   nbf: number;
   exp: number;
   jti: string;
+  /** The client's secret generation at issuance; a later rotation revokes the token. */
+  sgen: number;
 }
 
 @Injectable()
@@ -32,15 +40,40 @@ export class TokenService {
     private readonly clients: ClientsService,
     private readonly keys: SigningKeysService,
     private readonly config: AppConfig,
+    private readonly attempts: CredentialAttempts,
+    private readonly verified: VerifiedTokenCache,
   ) {}
 
-  /** Verifies client credentials; null when they are wrong, unknown or disabled. */
-  authenticate(clientId: string, clientSecret: string): Promise<VerifiedClient | null> {
-    return this.clients.verifyCredentials(clientId, clientSecret);
+  /**
+   * Verifies client credentials; null when they are wrong, unknown or disabled. Refused (429/503)
+   * when `sourceAddress` is over its failure limits or the instance verifies too many at once.
+   */
+  authenticate(
+    clientId: string,
+    clientSecret: string,
+    sourceAddress: string,
+    report?: CredentialLimitReport,
+  ): Promise<VerifiedClient | null> {
+    return this.attempts.verify(
+      sourceAddress,
+      clientId,
+      () => this.clients.verifyCredentials(clientId, clientSecret),
+      report,
+    );
   }
 
-  async issueForCredentials(clientId: string, clientSecret: string): Promise<IssuedToken> {
-    const client = await this.authenticate(clientId, clientSecret);
+  /** The failed-attempt budget of an address that sent no complete credentials (RateLimit-* headers). */
+  limitStateOf(sourceAddress: string): Promise<CredentialLimitState> {
+    return this.attempts.addressState(sourceAddress);
+  }
+
+  async issueForCredentials(
+    clientId: string,
+    clientSecret: string,
+    sourceAddress: string,
+    report?: CredentialLimitReport,
+  ): Promise<IssuedToken> {
+    const client = await this.authenticate(clientId, clientSecret, sourceAddress, report);
     if (!client) throw new DomainError(ErrorCode.Unauthenticated, 'Invalid client credentials.');
     return this.issue(client, client.scopes);
   }
@@ -58,9 +91,21 @@ export class TokenService {
       nbf: iat,
       exp: iat + lifetime,
       jti: randomUUID(),
+      sgen: client.secretGeneration,
     };
     const key = this.keys.signingKey;
     const accessToken = jwt.sign(claims, key.privateKey, { algorithm: 'ES256', keyid: key.kid });
+    // Signed here, so known valid: its first use needs no signature check, and an address over
+    // its bearer-failure limit can still use it.
+    this.verified.set(accessToken, {
+      sub: claims.sub,
+      tid: claims.tid,
+      scope: claims.scope,
+      jti: claims.jti,
+      nbf: claims.nbf,
+      exp: claims.exp,
+      sgen: claims.sgen,
+    });
     return {
       accessToken,
       expiresIn: lifetime,

@@ -1,6 +1,14 @@
 import { VerifiedTokenCache } from './verified-token.cache.js';
 
-const claims = (nbf: number, exp: number) => ({ sub: 'c', tid: 't', scope: 'partner', jti: 'j', nbf, exp });
+const claims = (nbf: number, exp: number) => ({
+  sub: 'c',
+  tid: 't',
+  scope: 'partner',
+  jti: 'j',
+  nbf,
+  exp,
+  sgen: 0,
+});
 
 describe('VerifiedTokenCache', () => {
   it('returns a remembered token only between nbf and exp', () => {

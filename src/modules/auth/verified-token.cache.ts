@@ -1,5 +1,5 @@
 /**
- * Remembers tokens whose signature and claims were already verified, keyed by the exact token
+ * Remembers tokens whose signature and claims were already verified (or that this instance issued), keyed by the exact token
  * string, so a client sending the same bearer token repeatedly pays ES256 verification (~100 µs)
  * once. Safe because verification is a pure function of the token string and the key set, which
  * only changes at restart; expiry and not-before are still checked on every hit, and the
@@ -13,6 +13,8 @@ export interface VerifiedClaims {
   jti: string;
   nbf: number;
   exp: number;
+  /** Secret generation the token was issued under (0 when the claim is absent: older tokens). */
+  sgen: number;
 }
 
 export class VerifiedTokenCache {

@@ -1,8 +1,9 @@
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { EnvelopeInterceptor } from '../../common/interceptors/envelope.interceptor.js';
+import { ApiEnvelopedResponse } from '../../common/openapi/api-responses.js';
 import { ChecksumQueryDto, ChecksumResultDto } from './checksum.dto.js';
 import { ChecksumService } from './checksum.service.js';
 
@@ -19,7 +20,7 @@ export class ChecksumController {
     description:
       'Algorithm in docs/checksum.md (reference script scripts/verify-checksum.mjs). Filters combine with AND; a collection or identity of another tenant covers no rows (rowCount 0).',
   })
-  @ApiOkResponse({ type: ChecksumResultDto, description: 'Envelope with the checksum in `result`.' })
+  @ApiEnvelopedResponse(ChecksumResultDto, { description: 'Envelope with the checksum in `result`.' })
   @ApiBadRequestResponse({ description: 'collectionId is not a UUID.' })
   async checksum(
     @CurrentClient() client: AuthenticatedClient,

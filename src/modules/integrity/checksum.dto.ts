@@ -30,6 +30,6 @@ export class ChecksumResultDto {
   @ApiProperty({ description: 'When the service computed it (ISO 8601).' })
   computedAt: string;
 
-  @ApiProperty({ description: 'Number of transactions (lines) hashed.' })
+  @ApiProperty({ type: 'integer', description: 'Number of transactions (lines) hashed.' })
   rowCount: number;
 }

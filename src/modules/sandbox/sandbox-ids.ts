@@ -7,14 +7,12 @@ export function sandboxId(name: string): string {
   return uuidv5(name, SANDBOX_NAMESPACE);
 }
 
+/** The partner tenants of the sandbox; each gets the synthetic accounts and portfolios. */
 export const SANDBOX_TENANTS = [
   {
     slug: 'sandbox',
     name: 'Sandbox Advisory (synthetic)',
-    clients: [
-      { clientId: 'sandbox-client', secret: 'sandbox-secret', scopes: ['partner'] },
-      { clientId: 'sandbox-admin', secret: 'sandbox-admin-secret', scopes: ['partner', 'admin'] },
-    ],
+    clients: [{ clientId: 'sandbox-client', secret: 'sandbox-secret', scopes: ['partner'] }],
   },
   {
     slug: 'sandbox-b',
@@ -22,5 +20,15 @@ export const SANDBOX_TENANTS = [
     clients: [{ clientId: 'sandbox-b-client', secret: 'sandbox-b-secret', scopes: ['partner'] }],
   },
 ] as const;
+
+/**
+ * The sandbox's operator tenant (design §3 and §11): it holds the admin client and no partner data,
+ * so no fixture is seeded into it. Marked sandbox like the others, so production refuses its client.
+ */
+export const SANDBOX_OPERATOR_TENANT = {
+  slug: 'operator',
+  name: 'Sandbox operator (admin clients, no partner data)',
+  clients: [{ clientId: 'sandbox-admin', secret: 'sandbox-admin-secret', scopes: ['admin'] }],
+} as const;
 
 export const sandboxTenantId = (slug: string) => sandboxId(`tenant:${slug}`);

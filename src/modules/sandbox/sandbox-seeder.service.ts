@@ -2,7 +2,9 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } fr
 import { AppConfig } from '../../config/app-config.js';
 import { ClientsService } from '../tenancy/clients.service.js';
 import { TenancyRepository } from '../tenancy/tenancy.repository.js';
-import { sandboxId, sandboxTenantId, SANDBOX_TENANTS } from './sandbox-ids.js';
+import type { ClientScope } from '../tenancy/entities/api-client.entity.js';
+import { sandboxId, sandboxTenantId, SANDBOX_OPERATOR_TENANT, SANDBOX_TENANTS } from './sandbox-ids.js';
+import type { TenantKind } from '../tenancy/entities/tenant.entity.js';
 import { SandboxSeedRegistry } from './sandbox-seed.registry.js';
 
 /**
@@ -38,24 +40,53 @@ export class SandboxSeeder implements OnModuleInit, OnApplicationBootstrap {
   }
 
   private async seedTenantsAndClients(): Promise<void> {
-    for (const tenant of SANDBOX_TENANTS) {
+    const tenants = [
+      ...SANDBOX_TENANTS.map((tenant) => ({ ...tenant, kind: 'partner' as TenantKind })),
+      { ...SANDBOX_OPERATOR_TENANT, kind: 'operator' as TenantKind },
+    ];
+    for (const tenant of tenants) {
       const tenantId = sandboxTenantId(tenant.slug);
       await this.tenancy.insertTenantIfAbsent({
         id: tenantId,
         slug: tenant.slug,
         name: tenant.name,
         isSandbox: true,
+        kind: tenant.kind,
       });
-      for (const client of tenant.clients) {
-        if (await this.tenancy.findClientForAuthentication(client.clientId)) continue;
-        await this.tenancy.insertClientIfAbsent({
-          id: sandboxId(`client:${client.clientId}`),
-          tenantId,
-          clientId: client.clientId,
-          secretHash: await this.clients.hashSecret(client.secret),
-          scopes: [...client.scopes],
-        });
+      const stored = await this.tenancy.findTenantById(tenantId);
+      if (stored?.kind !== tenant.kind) {
+        this.logger.warn(`Sandbox tenant "${tenant.slug}" not seeded: the slug belongs to another tenant.`);
+        continue;
       }
+      for (const client of tenant.clients) await this.seedClient(tenantId, client);
     }
+  }
+
+  /**
+   * Inserts a sandbox client, or puts an existing one back in its tenant with its scopes. This is
+   * how databases seeded before the operator tenant existed move `sandbox-admin` out of tenant
+   * `sandbox` (where it held partner and admin) into `operator` with `admin` only.
+   */
+  private async seedClient(
+    tenantId: string,
+    client: { clientId: string; secret: string; scopes: readonly ClientScope[] },
+  ): Promise<void> {
+    const existing = await this.tenancy.findClientForAuthentication(client.clientId);
+    if (!existing) {
+      await this.tenancy.insertClientIfAbsent({
+        id: sandboxId(`client:${client.clientId}`),
+        tenantId,
+        clientId: client.clientId,
+        secretHash: await this.clients.hashSecret(client.secret),
+        scopes: [...client.scopes],
+      });
+      return;
+    }
+    const scopes = [...client.scopes];
+    if (existing.tenantId === tenantId && existing.scopes.join(' ') === scopes.join(' ')) return;
+    await this.tenancy.updateClient(client.clientId, { tenantId, scopes });
+    this.logger.log(
+      `Sandbox client "${client.clientId}" moved to its tenant with scopes ${scopes.join(' ')} (was ${existing.tenant.slug}, ${existing.scopes.join(' ')}).`,
+    );
   }
 }

@@ -5,6 +5,7 @@
  * from the same days. From the store only (MARKET_PRICES), never a provider.
  */
 import { Inject, Injectable } from '@nestjs/common';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import {
@@ -18,6 +19,8 @@ import { addDays, daysBetween, utcDate } from '../market/market-dates.js';
 export const HISTORY_LOOKBACK_YEARS = 10;
 /** Fewer aligned daily returns than this is no basis for a projection. */
 export const MIN_HISTORY_DAYS = 30;
+/** History is read a year of one asset at a time (see window()). */
+const HISTORY_CHUNK_DAYS = 366;
 
 export interface AlignedReturns {
   /** One series per symbol, in the order asked; element t is the same calendar day in each. */
@@ -50,15 +53,21 @@ export class MarketHistoryService {
    * day before, so element t of each series is the same calendar day (docs/simulation.md).
    */
   async alignedDailyLogReturns(symbols: readonly string[]): Promise<AlignedReturns> {
-    const history = await this.window(symbols);
-    const byDate = symbols.map((symbol) => positivePrices(history.get(symbol) ?? []));
+    const byDate = await this.window(symbols);
     const common = [...byDate[0].keys()].filter((date) => byDate.every((prices) => prices.has(date))).sort();
     const commonSet = new Set(common);
-    const days = common.filter((date) => commonSet.has(addDays(date, -1)));
+    const days: string[] = [];
+    const previousDays: string[] = [];
+    for (const date of common) {
+      const previous = addDays(date, -1);
+      if (!commonSet.has(previous)) continue;
+      days.push(date);
+      previousDays.push(previous);
+    }
     if (days.length < MIN_HISTORY_DAYS) throw insufficientHistory(symbols, days.length);
     return {
       dailyLogReturns: byDate.map((prices) =>
-        days.map((date) => Math.log(prices.get(date)! / prices.get(addDays(date, -1))!)),
+        days.map((date, t) => Math.log(prices.get(date)! / prices.get(previousDays[t])!)),
       ),
       from: days[0],
       to: days[days.length - 1],
@@ -66,7 +75,7 @@ export class MarketHistoryService {
   }
 
   async dailyCloses(symbol: string): Promise<DailyCloses> {
-    const prices = positivePrices((await this.window([symbol])).get(symbol) ?? []);
+    const [prices] = await this.window([symbol]);
     const dates = [...prices.keys()].sort();
     if (dates.length < 2 || daysBetween(dates[0], dates[dates.length - 1]) < MIN_HISTORY_DAYS) {
       throw insufficientHistory([symbol], dates.length);
@@ -82,23 +91,36 @@ export class MarketHistoryService {
     return { pricesUsd, from, to };
   }
 
-  private window(symbols: readonly string[]): Promise<Map<string, DailyPrice[]>> {
+  /**
+   * Positive daily prices by date, per symbol in the order asked, over the window: a year of one
+   * asset per query, yielding to the event loop after each. Rows are decoded on the request
+   * thread, and embedded PGlite runs the query there too, answering without leaving the microtask
+   * queue: thirty assets' ten years in one query held the thread for 1-2 s (a liveness probe
+   * waited as long), a year of one asset holds it for a few milliseconds.
+   */
+  private async window(symbols: readonly string[]): Promise<Map<string, number>[]> {
     const today = utcDate(this.clock.now());
-    return this.prices.dailyHistory(
-      symbols,
-      addDays(today, -Math.round(HISTORY_LOOKBACK_YEARS * 365.25)),
-      today,
-    );
+    const from = addDays(today, -Math.round(HISTORY_LOOKBACK_YEARS * 365.25));
+    const byDate: Map<string, number>[] = [];
+    for (const symbol of symbols) {
+      const prices = new Map<string, number>();
+      for (let chunkFrom = from; chunkFrom <= today; chunkFrom = addDays(chunkFrom, HISTORY_CHUNK_DAYS)) {
+        const last = addDays(chunkFrom, HISTORY_CHUNK_DAYS - 1);
+        const history = await this.prices.dailyHistory([symbol], chunkFrom, last < today ? last : today);
+        addPositivePrices(prices, history.get(symbol) ?? []);
+        await yieldToEventLoop();
+      }
+      byDate.push(prices);
+    }
+    return byDate;
   }
 }
 
-function positivePrices(rows: readonly DailyPrice[]): Map<string, number> {
-  const prices = new Map<string, number>();
+function addPositivePrices(prices: Map<string, number>, rows: readonly DailyPrice[]): void {
   for (const row of rows) {
     const price = Number(row.priceUsd);
     if (Number.isFinite(price) && price > 0) prices.set(row.date, price);
   }
-  return prices;
 }
 
 function insufficientHistory(symbols: readonly string[], days: number): DomainError {

@@ -3,15 +3,22 @@ import {
   ApiBadRequestResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiServiceUnavailableResponse,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { Scopes } from '../../common/decorators/auth.decorators.js';
+import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
+import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { formatPercent, formatSignedPercent, formatUsd } from '../../domain/money/format.js';
 import { RoiProjectionDto, RoiQueryDto } from './dto/roi.dto.js';
 import { SimulateRequestDto, SimulationResultDto } from './dto/simulate.dto.js';
 import { RoiService } from './roi.service.js';
 import { SimulationService } from './simulation.service.js';
+
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', example: 5 } },
+};
 
 @ApiTags('Simulation')
 @Scopes('partner')
@@ -24,18 +31,32 @@ export class SimulationController {
   @ApiOperation({
     summary: 'Bull, base and bear projections of a portfolio (Monte Carlo)',
     description:
-      '10,000 paths of correlated log-normal monthly returns estimated from the stored daily history (up to ten years), rebalanced monthly to the target weights; bull/base/bear are the 90th/50th/10th percentiles of terminal value. The same seed with the same inputs and stored history gives the same answer. Model and limits: docs/simulation.md.',
+      '10,000 paths of correlated log-normal monthly returns estimated from the stored daily history (up to ten years), rebalanced monthly to the target weights; bull/base/bear are the 90th/50th/10th percentiles of terminal value. The same seed with the same inputs and stored history gives the same answer. Work budget: assets × horizon_years at most 600 by default (SIMULATION_MAX_ASSET_YEARS). Simulations run in a worker pool, a few at once per client and per instance. Model and limits: docs/simulation.md.',
   })
   @ApiOkResponse({ type: SimulationResultDto })
   @ApiBadRequestResponse({
     description:
-      'A malformed field (named): empty or unknown or repeated symbols, weights outside 0-1 or not summing to 1 ± 0.0001, horizon_years not an integer 1-50, scenarios empty, repeated or not bull/base/bear, principal_usd ≤ 0, a bad seed.',
+      'A malformed field (named): empty or unknown or repeated symbols, weights outside 0-1 or not summing to 1 ± 0.0001, horizon_years not an integer 1-50 or assets × horizon_years beyond the work budget (600 by default), scenarios empty, repeated or not bull/base/bear, principal_usd ≤ 0, a bad seed.',
+  })
+  @ApiTooManyRequestsResponse({
+    description:
+      'This client already runs as many simulations as it may at once (SIMULATION_PER_CLIENT, default 2), `reason` too_many_simulations; or the client rate limit. Retry-After says when to retry.',
+    headers: RETRY_AFTER,
+  })
+  @ApiServiceUnavailableResponse({
+    description:
+      'Every simulation worker of this instance is busy and its queue is full, `reason` simulations_busy. Retry-After says when to retry.',
+    headers: RETRY_AFTER,
   })
   @ApiUnprocessableEntityResponse({
     description: 'Not enough overlapping stored history to estimate the model (`reason`).',
   })
-  async simulate(@Body() body: SimulateRequestDto): Promise<SimulationResultDto> {
+  async simulate(
+    @Body() body: SimulateRequestDto,
+    @CurrentClient() client: AuthenticatedClient,
+  ): Promise<SimulationResultDto> {
     const outcome = await this.simulations.simulate({
+      clientId: client.clientId,
       portfolio: body.portfolio,
       horizonYears: body.horizon_years,
       scenarios: body.scenarios,

@@ -1,22 +1,27 @@
 /**
  * /qsim/simulate (design §9, docs/simulation.md): validates what the DTO cannot (symbols known,
- * unique, weights summing to 1), loads aligned history and runs the pure Monte Carlo simulator
- * with a seed (the caller's, or one chosen here and returned so the run can be repeated).
+ * unique, weights summing to 1, assets × years within the work budget), and in one of the
+ * instance's simulation slots (SimulationPool: per-client and per-instance caps) loads aligned
+ * history and runs the pure Monte Carlo simulator in a worker thread with a seed (the caller's,
+ * or one chosen here and returned so the run can be repeated).
  */
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { DomainError, ErrorCode, type FieldErrors } from '../../common/errors/domain-error.js';
 import {
-  simulatePortfolio,
   SIMULATION_DEFAULTS,
   WEIGHT_SUM_TOLERANCE,
   type ScenarioName,
   type SimulationScenario,
 } from '../../domain/simulation/monte-carlo.js';
 import { SimulationError, SimulationErrorCode } from '../../domain/simulation/simulation-error.js';
+import { AppConfig } from '../../config/app-config.js';
 import { MarketHistoryService } from './market-history.service.js';
+import { SimulationPool } from './simulation-pool.js';
 
 export interface SimulationRequest {
+  /** Who asks: simulations are capped per client. */
+  readonly clientId: string;
   readonly portfolio: readonly { readonly symbol: string; readonly weight: number }[];
   readonly horizonYears: number;
   readonly scenarios: readonly ScenarioName[];
@@ -39,7 +44,11 @@ export interface SimulationOutcome {
 
 @Injectable()
 export class SimulationService {
-  constructor(private readonly history: MarketHistoryService) {}
+  constructor(
+    private readonly history: MarketHistoryService,
+    private readonly pool: SimulationPool,
+    private readonly config: AppConfig,
+  ) {}
 
   async simulate(request: SimulationRequest): Promise<SimulationOutcome> {
     const symbols = request.portfolio.map((entry) => entry.symbol.toUpperCase());
@@ -50,6 +59,12 @@ export class SimulationService {
         errors[`portfolio.${i}.symbol`] = [`${symbol} appears more than once.`];
       else if (!known.has(symbol)) errors[`portfolio.${i}.symbol`] = [`${symbol} is not a known asset.`];
     });
+    const maxYears = Math.floor(this.config.SIMULATION_MAX_ASSET_YEARS / symbols.length);
+    if (request.horizonYears > maxYears) {
+      errors.horizon_years = [
+        `With ${symbols.length} assets, horizon_years may be at most ${maxYears}: assets × horizon_years must not exceed ${this.config.SIMULATION_MAX_ASSET_YEARS} (${SIMULATION_DEFAULTS.paths.toLocaleString('en-US')} paths × ${SIMULATION_DEFAULTS.stepsPerYear} steps a year each).`,
+      ];
+    }
     if (Object.keys(errors).length > 0) {
       throw new DomainError(ErrorCode.ValidationFailed, 'One or more validation errors occurred.', errors);
     }
@@ -61,12 +76,16 @@ export class SimulationService {
       );
     }
 
+    return this.pool.admit(request.clientId, () => this.run(request, symbols));
+  }
+
+  private async run(request: SimulationRequest, symbols: string[]): Promise<SimulationOutcome> {
     const aligned = await this.history.alignedDailyLogReturns(symbols);
     // The caller's seed repeats a run exactly; without one, a fresh seed is chosen and returned.
     const seed = request.seed ?? randomInt(0, 2 ** 31 - 1);
     let result;
     try {
-      result = simulatePortfolio({
+      result = await this.pool.run({
         assets: symbols.map((symbol, i) => ({ symbol, weight: request.portfolio[i].weight })),
         dailyLogReturns: aligned.dailyLogReturns,
         horizonYears: request.horizonYears,

@@ -7,10 +7,11 @@ export class StatusDto {
   })
   status: 'ok' | 'degraded';
 
-  @ApiProperty({ example: 1234, description: 'Seconds since this instance started.' })
+  @ApiProperty({ type: 'integer', example: 1234, description: 'Seconds since this instance started.' })
   uptimeSeconds: number;
 
   @ApiProperty({
+    type: 'integer',
     example: 599,
     description: "Requests left in the caller's current rate-limit window, after this one.",
   })

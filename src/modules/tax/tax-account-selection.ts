@@ -48,7 +48,7 @@ export class TaxAccountSelection {
           : null;
     if (selector.accountId !== undefined && !account) throw DomainError.notFound('Account');
     if (account) {
-      const { entries } = await this.ledger.ledgerForAccount(tenantId, account.id);
+      const { entries } = await this.ledger.ledgerForAccount(tenantId, account);
       return { accounts: [account], account, entries };
     }
     return {

@@ -15,8 +15,9 @@ import {
   type BoxTotals,
   type Form8949Line,
   type LineTotals,
-} from './form-8949/form-8949-lines.js';
-import type { Form8949Report, GainsReport, ReadinessReason } from './tax-report.service.js';
+  type ReadinessReason,
+} from '../../domain/tax/index.js';
+import type { Form8949Report, GainsReport } from './tax-report.service.js';
 
 export const WASH_SALE_NOTE =
   'Wash-sale rules (IRC §1091) are not applied: they cover stock and securities, not digital assets.';

@@ -4,15 +4,17 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiProduces,
+  ApiExtraModels,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
+import { DEFAULT_COST_BASIS_METHOD } from '../../domain/cost-basis/index.js';
 import { Form8949QueryDto, TaxReportQueryDto } from './dto/tax-queries.dto.js';
 import { Form8949Dto, GainsReportDto } from './dto/tax-responses.dto.js';
-import { toForm8949Csv } from './form-8949/form-8949-csv.js';
+import { toForm8949Csv } from '../../domain/tax/index.js';
 import { csvFileName, toForm8949Dto, toGainsReportDto } from './tax-report.mapper.js';
 import { TaxReportService, type TaxReportQuery } from './tax-report.service.js';
 
@@ -21,7 +23,7 @@ const toQuery = (query: TaxReportQueryDto): TaxReportQuery => ({
   accountId: query.account_id,
   identity: query.identity,
   asset: query.asset,
-  method: query.method ?? 'fifo',
+  method: query.method ?? DEFAULT_COST_BASIS_METHOD,
 });
 
 @ApiTags('Tax reporting')
@@ -55,8 +57,14 @@ export class TaxController {
     description:
       'One line per lot piece disposed of: description, dates acquired and sold, proceeds, basis and gain in cents, part and box (C/F before 2025; H/K for exchanges and I/L for own wallets from 2025), totals per box and part. `format=csv` answers an RFC 4180 attachment whose columns sum to the gains report’s totals.',
   })
-  @ApiProduces('application/json', 'text/csv')
-  @ApiOkResponse({ type: Form8949Dto, description: 'JSON, or with format=csv a text/csv attachment.' })
+  @ApiExtraModels(Form8949Dto)
+  @ApiOkResponse({
+    description: 'JSON, or with format=csv a text/csv attachment.',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(Form8949Dto) } },
+      'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV, one row per Form 8949 line.' } },
+    },
+  })
   @ApiBadRequestResponse({ description: 'A malformed parameter (named in errors).' })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
   async form8949(

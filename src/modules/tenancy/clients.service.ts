@@ -5,17 +5,31 @@ import { AppConfig } from '../../config/app-config.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { TenancyRepository } from './tenancy.repository.js';
 import type { ClientScope } from './entities/api-client.entity.js';
+import type { TenantEntity } from './entities/tenant.entity.js';
 
 /** OWASP's argon2id profile (19 MiB, 2 passes): secrets are random, so this is ample. */
 const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-/** How long a "client is still enabled" answer may be reused before asking the database again. */
-const ACTIVE_CACHE_MS = 5_000;
+/**
+ * How long a "client is still enabled, at this secret generation" answer may be reused before
+ * asking the database again: how long disabling a client or rotating its secret takes to reach
+ * an instance that did not make the change (another instance, or the CLI's process).
+ */
+export const CLIENT_STATE_CACHE_MS = 5_000;
 
 export interface VerifiedClient {
   clientId: string;
   tenantId: string;
   scopes: ClientScope[];
+  /** Tokens are issued under this generation (claim `sgen`); a rotation increments it. */
+  secretGeneration: number;
+}
+
+/** What bearer verification needs to know about a client beyond its token. */
+export interface ClientState {
+  active: boolean;
+  /** Tokens issued under an earlier generation were revoked by a secret rotation. */
+  secretGeneration: number;
 }
 
 export interface IssuedSecret {
@@ -28,7 +42,7 @@ export interface IssuedSecret {
 
 @Injectable()
 export class ClientsService {
-  private readonly activeCache = new Map<string, { active: boolean; checkedAt: number }>();
+  private readonly activeCache = new Map<string, ClientState & { checkedAt: number }>();
   /** Hash of a throw-away secret, so unknown client ids cost the same time as wrong secrets. */
   private readonly decoyHash: Promise<string>;
 
@@ -54,28 +68,51 @@ export class ClientsService {
     if (!secretMatches || client.disabled) return null;
     if (client.tenant.isSandbox && this.config.isProduction) return null;
     void this.repository.updateClient(clientId, { lastUsedAt: new Date() }).catch(() => undefined);
-    return { clientId: client.clientId, tenantId: client.tenantId, scopes: client.scopes };
+    return {
+      clientId: client.clientId,
+      tenantId: client.tenantId,
+      scopes: grantedScopes(client),
+      secretGeneration: client.secretGeneration,
+    };
   }
 
-  /** isActive() from memory only: undefined when the answer is not cached (or too old). */
-  knownActive(clientId: string, now = Date.now()): boolean | undefined {
+  /** state() from memory only: undefined when the answer is not cached (or too old). */
+  knownState(clientId: string, now = Date.now()): ClientState | undefined {
     const cached = this.activeCache.get(clientId);
-    return cached && now - cached.checkedAt < ACTIVE_CACHE_MS ? cached.active : undefined;
+    return cached && now - cached.checkedAt < CLIENT_STATE_CACHE_MS ? cached : undefined;
   }
 
-  /** Checked on every authenticated request so a disabled client's live tokens stop working. */
-  async isActive(clientId: string, now = Date.now()): Promise<boolean> {
-    const cached = this.activeCache.get(clientId);
-    if (cached && now - cached.checkedAt < ACTIVE_CACHE_MS) return cached.active;
+  /**
+   * Checked on every authenticated request so a disabled client's live tokens, and tokens issued
+   * before a secret rotation, stop working.
+   */
+  async state(clientId: string, now = Date.now()): Promise<ClientState> {
+    const cached = this.knownState(clientId, now);
+    if (cached) return cached;
     const client = await this.repository.findClientForAuthentication(clientId);
     const active = !!client && !client.disabled && !(client.tenant.isSandbox && this.config.isProduction);
-    this.activeCache.set(clientId, { active, checkedAt: now });
-    return active;
+    const state = { active, secretGeneration: client?.secretGeneration ?? 0, checkedAt: now };
+    this.activeCache.set(clientId, state);
+    return state;
   }
 
-  async createClient(tenantSlug: string, scopes: ClientScope[], clientId?: string): Promise<IssuedSecret> {
+  /**
+   * Scopes default to `admin` in an operator tenant and `partner` elsewhere. The admin scope is
+   * refused for a client of a partner tenant (design §3: admin clients belong to the operator).
+   */
+  async createClient(
+    tenantSlug: string,
+    scopes: ClientScope[] | undefined,
+    clientId?: string,
+  ): Promise<IssuedSecret> {
     const tenant = await this.repository.findTenantBySlug(tenantSlug);
     if (!tenant) throw DomainError.notFound(`Tenant "${tenantSlug}"`);
+    scopes ??= tenant.kind === 'operator' ? ['admin'] : ['partner'];
+    if (scopes.includes('admin') && tenant.kind !== 'operator')
+      throw DomainError.validation(
+        'scopes',
+        `The admin scope is only for clients of an operator tenant; "${tenant.slug}" is a partner tenant (create one with: tenant create <slug> --operator).`,
+      );
     const id = clientId ?? `${tenant.slug}-${randomBytes(6).toString('hex')}`;
     if (!/^[A-Za-z0-9._-]{3,128}$/.test(id))
       throw DomainError.validation('clientId', 'clientId must be 3-128 characters of A-Z a-z 0-9 . _ -');
@@ -95,10 +132,9 @@ export class ClientsService {
     const client = await this.repository.findClientForAuthentication(clientId);
     if (!client) throw DomainError.notFound(`Client "${clientId}"`);
     const clientSecret = randomBytes(32).toString('base64url');
-    await this.repository.updateClient(clientId, {
-      secretHash: await this.hashSecret(clientSecret),
-      secretRotatedAt: new Date(),
-    });
+    await this.repository.rotateClientSecret(clientId, await this.hashSecret(clientSecret), new Date());
+    // This instance refuses the old tokens at once; others within CLIENT_STATE_CACHE_MS.
+    this.activeCache.delete(clientId);
     return { clientId, tenantId: client.tenantId, scopes: client.scopes, clientSecret };
   }
 
@@ -107,4 +143,15 @@ export class ClientsService {
     if (!updated) throw DomainError.notFound(`Client "${clientId}"`);
     this.activeCache.delete(clientId);
   }
+}
+
+/**
+ * The scopes a token may carry: `admin` only for a client of an operator tenant, so an admin
+ * client left in a partner tenant (created before operator tenants existed) keeps its partner
+ * scope but never acts on other tenants.
+ */
+function grantedScopes(client: { scopes: ClientScope[]; tenant: TenantEntity }): ClientScope[] {
+  return client.tenant.kind === 'operator'
+    ? client.scopes
+    : client.scopes.filter((scope) => scope !== 'admin');
 }

@@ -28,7 +28,7 @@ export class TenancyRepository {
   }
 
   async insertTenantIfAbsent(
-    tenant: Pick<TenantEntity, 'id' | 'slug' | 'name' | 'isSandbox'>,
+    tenant: Pick<TenantEntity, 'id' | 'slug' | 'name' | 'isSandbox'> & Partial<Pick<TenantEntity, 'kind'>>,
   ): Promise<void> {
     await this.tenants.createQueryBuilder().insert().values(tenant).orIgnore().execute();
   }
@@ -57,9 +57,23 @@ export class TenancyRepository {
     return (result.identifiers?.filter(Boolean).length ?? 0) > 0;
   }
 
+  /** New secret hash and the next secret generation, in one statement (two rotations never share one). */
+  async rotateClientSecret(clientId: string, secretHash: string, rotatedAt: Date): Promise<boolean> {
+    const result = await this.clients.update(
+      { clientId },
+      { secretHash, secretRotatedAt: rotatedAt, secretGeneration: () => '"secret_generation" + 1' },
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
   async updateClient(
     clientId: string,
-    changes: Partial<Pick<ApiClientEntity, 'secretHash' | 'disabled' | 'secretRotatedAt' | 'lastUsedAt'>>,
+    changes: Partial<
+      Pick<
+        ApiClientEntity,
+        'secretHash' | 'disabled' | 'secretRotatedAt' | 'lastUsedAt' | 'tenantId' | 'scopes'
+      >
+    >,
   ): Promise<boolean> {
     const result = await this.clients.update({ clientId }, changes);
     return (result.affected ?? 0) > 0;

@@ -13,8 +13,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { CurrentClient, Scopes } from '../../../common/decorators/auth.decorators.js';
-import type { AuthenticatedClient } from '../../../common/http/request-context.js';
+import { Scopes } from '../../../common/decorators/auth.decorators.js';
 import { UuidParam } from '../../../common/validation/validation.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { toAdminAccount } from '../accounts.mapper.js';
@@ -23,6 +22,7 @@ import { AdminAccountsQueryDto } from '../dto/account-queries.dto.js';
 import {
   AdminAccountDto,
   AdminAccountListDto,
+  AdminTenantQueryDto,
   CreateAccountDto,
   ImportResultDto,
   RefreshResultDto,
@@ -31,7 +31,9 @@ import { readCsvBody } from './read-text-body.js';
 
 /**
  * The admin API for accounts (design §1: the internal admin team, through Swagger UI). Admin
- * scope is the operator's own staff and works across tenants; never grant it to a partner.
+ * clients belong to the operator tenant, which holds no partner data, so every request names the
+ * tenant it acts on (`tenant` in the body or query; design §3) and every answer names it back. Only
+ * the list may span all tenants, when it is given no tenant.
  */
 @ApiTags('Admin: accounts')
 @Controller('admin/accounts')
@@ -51,11 +53,8 @@ export class AdminAccountsController {
   @ApiCreatedResponse({ type: AdminAccountDto })
   @ApiBadRequestResponse({ description: 'A field is invalid (named in errors).' })
   @ApiConflictResponse({ description: 'The identity or collection already has an account in the tenant.' })
-  async create(
-    @CurrentClient() client: AuthenticatedClient,
-    @Body() body: CreateAccountDto,
-  ): Promise<AdminAccountDto> {
-    const tenantId = body.tenant ? await this.accounts.tenantIdOf(body.tenant) : client.tenantId;
+  async create(@Body() body: CreateAccountDto): Promise<AdminAccountDto> {
+    const tenantId = await this.accounts.partnerTenantIdOf(body.tenant);
     const account = await this.accounts.create(
       tenantId,
       {
@@ -75,7 +74,10 @@ export class AdminAccountsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List accounts with their state (one tenant or all)' })
+  @ApiOperation({
+    summary: 'List accounts with their state (one tenant or all)',
+    description: 'Without `tenant`, lists every tenant’s accounts; each row names its tenant.',
+  })
   @ApiOkResponse({ type: AdminAccountListDto })
   async list(@Query() query: AdminAccountsQueryDto): Promise<AdminAccountListDto> {
     const page = await this.accounts.adminList(query.tenant, query.limit, query.cursor);
@@ -89,8 +91,11 @@ export class AdminAccountsController {
   @ApiOperation({ summary: 'One account with its state' })
   @ApiOkResponse({ type: AdminAccountDto })
   @ApiNotFoundResponse({ description: 'Account not found.' })
-  async get(@UuidParam('accountId') accountId: string): Promise<AdminAccountDto> {
-    const account = await this.accounts.adminFind(accountId);
+  async get(
+    @UuidParam('accountId') accountId: string,
+    @Query() { tenant }: AdminTenantQueryDto,
+  ): Promise<AdminAccountDto> {
+    const account = await this.accounts.adminFind(accountId, tenant);
     return toAdminAccount(account, await this.accounts.tenantSlugOf(account.tenantId));
   }
 
@@ -99,8 +104,11 @@ export class AdminAccountsController {
   @ApiOperation({ summary: 'Refresh an account now (ignores the 30-minute rule)' })
   @ApiOkResponse({ type: RefreshResultDto })
   @ApiNotFoundResponse({ description: 'Account not found.' })
-  async refresh(@UuidParam('accountId') accountId: string): Promise<RefreshResultDto> {
-    const { account, outcome } = await this.accounts.adminRefresh(accountId);
+  async refresh(
+    @UuidParam('accountId') accountId: string,
+    @Query() { tenant }: AdminTenantQueryDto,
+  ): Promise<RefreshResultDto> {
+    const { account, outcome } = await this.accounts.adminRefresh(accountId, tenant);
     return {
       status: outcome.status,
       inserted: outcome.status === 'refreshed' ? outcome.inserted : null,
@@ -131,11 +139,15 @@ export class AdminAccountsController {
   @ApiBadRequestResponse({ description: 'Bad rows, by line number ("line 3": [...]); nothing imported.' })
   @ApiConflictResponse({ description: 'The account is not a csv account, or a refresh of it is running.' })
   @ApiPayloadTooLargeResponse({ description: 'Over 20 MB.' })
-  async import(@UuidParam('accountId') accountId: string, @Req() request: Request): Promise<ImportResultDto> {
-    const account = await this.accounts.adminFind(accountId);
+  async import(
+    @UuidParam('accountId') accountId: string,
+    @Query() { tenant }: AdminTenantQueryDto,
+    @Req() request: Request,
+  ): Promise<ImportResultDto> {
+    const account = await this.accounts.adminFind(accountId, tenant);
     const csv = await readCsvBody(request);
     const summary = await this.accounts.importCsv(account.tenantId, accountId, csv);
-    return { accountId, ...summary };
+    return { accountId, tenant, ...summary };
   }
 
   @Delete(':accountId')
@@ -143,7 +155,10 @@ export class AdminAccountsController {
   @ApiOperation({ summary: 'Delete an account with its transactions and balances' })
   @ApiNoContentResponse({ description: 'Deleted; accounts it had transfers with get new balances.' })
   @ApiNotFoundResponse({ description: 'Account not found.' })
-  async delete(@UuidParam('accountId') accountId: string): Promise<void> {
-    await this.accounts.adminDelete(accountId);
+  async delete(
+    @UuidParam('accountId') accountId: string,
+    @Query() { tenant }: AdminTenantQueryDto,
+  ): Promise<void> {
+    await this.accounts.adminDelete(accountId, tenant);
   }
 }

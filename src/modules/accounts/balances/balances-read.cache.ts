@@ -8,11 +8,28 @@ const MAX_ENTRIES = 10_000;
 
 type Cached = Pick<Entry, 'account' | 'snapshot'>;
 
+/**
+ * The response body the cached balances fast path rendered from an entry, kept with the entry so
+ * it goes when the entry goes (one memo, not a second map beside this cache). It depends on the
+ * entry and on `cacheAgeSeconds`, which moves once a second.
+ */
+export interface RenderedBalances {
+  readonly cacheAgeSeconds: number | null;
+  readonly bytes: Buffer;
+  readonly length: string;
+}
+
+/** An entry's slot for its rendered body; owned by the entry, filled by the fast path. */
+export interface BalancesMemo {
+  rendered?: RenderedBalances;
+}
+
 interface Entry {
   account: AccountEntity;
   snapshot: Snapshot;
   generation: number;
   storedAt: number;
+  memo: BalancesMemo;
 }
 
 /**
@@ -61,7 +78,7 @@ export class BalancesReadCache {
     return promise;
   }
 
-  get(tenantId: string, accountId: string, nowMs = performance.now()): Cached | undefined {
+  get(tenantId: string, accountId: string, nowMs = performance.now()): Entry | undefined {
     const entry = this.entries.get(`${tenantId}:${accountId}`);
     if (!entry) return undefined;
     if (entry.generation !== this.generation || nowMs - entry.storedAt >= BALANCES_READ_CACHE_TTL_MS) {
@@ -84,6 +101,7 @@ export class BalancesReadCache {
       snapshot,
       generation: this.generation,
       storedAt: nowMs,
+      memo: {},
     });
   }
 

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import type { SourceConnector } from './source-connector.js';
 
+/** The sources the accounts module registers at start-up (the document lists them as the enum). */
+export const BUILT_IN_SOURCES = ['sandbox', 'csv'] as const;
+
 /** A connector that takes longer is abandoned (its refresh fails; the old data stays). */
 export const CONNECTOR_TIMEOUT_MS = 60_000;
 

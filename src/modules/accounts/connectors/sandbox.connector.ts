@@ -37,11 +37,16 @@ export class SandboxConnector implements SourceConnector {
   async fetch(request: ConnectorRequest): Promise<ConnectorResult> {
     const options = parseSandboxOptions(request.account.sourceOptions, request.account.id);
     switch (options.profile) {
+      // Failures played on purpose: marked simulated, so they are not logged as warnings.
       case 'reconnect_required':
-        throw new SourceAuthorizationError('Sandbox: the authorization of this account has expired.');
+        throw new SourceAuthorizationError('Sandbox: the authorization of this account has expired.', {
+          simulated: true,
+        });
       case 'outage_after_first_sync':
         if (request.account.lastSyncedAt !== null)
-          throw new SourceUnavailableError('Sandbox: the exchange API is down (simulated outage).');
+          throw new SourceUnavailableError('Sandbox: the exchange API is down (simulated outage).', {
+            simulated: true,
+          });
         break;
       case 'slow_initial_sync': {
         const readyAt = new Date(

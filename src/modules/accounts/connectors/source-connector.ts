@@ -65,19 +65,33 @@ export interface SourceConnector {
   fetch(request: ConnectorRequest): Promise<ConnectorResult>;
 }
 
+/** `simulated`: a failure the sandbox source plays on purpose, not a real source's. */
+export interface SourceErrorOptions {
+  simulated?: boolean;
+}
+
 /** The source rejected the account's authorization: the end client must reconnect. */
 export class SourceAuthorizationError extends Error {
-  constructor(message = 'The source rejected the authorization; the account must be reconnected.') {
+  readonly simulated: boolean;
+
+  constructor(
+    message = 'The source rejected the authorization; the account must be reconnected.',
+    options: SourceErrorOptions = {},
+  ) {
     super(message);
     this.name = 'SourceAuthorizationError';
+    this.simulated = options.simulated ?? false;
   }
 }
 
 /** The source failed or is unreachable; the refresh is retried later. */
 export class SourceUnavailableError extends Error {
-  constructor(message = 'The source is unavailable.') {
+  readonly simulated: boolean;
+
+  constructor(message = 'The source is unavailable.', options: SourceErrorOptions = {}) {
     super(message);
     this.name = 'SourceUnavailableError';
+    this.simulated = options.simulated ?? false;
   }
 }
 

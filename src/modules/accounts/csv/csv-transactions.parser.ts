@@ -38,6 +38,8 @@ export type CsvParseResult =
 interface CsvRecord {
   readonly line: number;
   readonly fields: string[];
+  /** Per field: it was enclosed in quotes, so its spaces are data (only unquoted fields are trimmed). */
+  readonly quoted: boolean[];
 }
 
 /** RFC 4180 records with the line each starts on; quoted fields may span lines. */
@@ -48,7 +50,9 @@ export function* csvRecords(text: string): Generator<CsvRecord> {
   while (i < n) {
     const start = line;
     const fields: string[] = [];
+    const quotedFields: boolean[] = [];
     let field = '';
+    let wasQuoted = false;
     let quoted = false;
     let atFieldStart = true;
     let ended = false;
@@ -72,13 +76,16 @@ export function* csvRecords(text: string): Generator<CsvRecord> {
       }
       if (c === '"' && atFieldStart) {
         quoted = true;
+        wasQuoted = true;
         atFieldStart = false;
         i++;
         continue;
       }
       if (c === ',') {
         fields.push(field);
+        quotedFields.push(wasQuoted);
         field = '';
+        wasQuoted = false;
         atFieldStart = true;
         i++;
         continue;
@@ -94,8 +101,10 @@ export function* csvRecords(text: string): Generator<CsvRecord> {
       i++;
     }
     fields.push(field);
+    quotedFields.push(wasQuoted);
     // Blank lines are skipped (a trailing newline, or spacing between records).
-    if (!(fields.length === 1 && fields[0].trim() === '')) yield { line: start, fields };
+    if (!(fields.length === 1 && !wasQuoted && fields[0].trim() === ''))
+      yield { line: start, fields, quoted: quotedFields };
     if (!ended && i >= n) break;
   }
 }
@@ -151,7 +160,8 @@ export function parseTransactionsCsv(text: string, options: CsvParseOptions): Cs
     }
     const value = (column: Column): string => {
       const index = columns.get(column);
-      return index === undefined ? '' : record.fields[index].trim();
+      if (index === undefined) return '';
+      return record.quoted[index] ? record.fields[index] : record.fields[index].trim();
     };
     const optional = (column: Column): string | null => (value(column) === '' ? null : value(column));
     let occurredAt = new Date(Number.NaN);

@@ -39,6 +39,7 @@ export class TransactionsQueryDto extends ForceRefreshQueryDto {
   to?: string;
 
   @ApiPropertyOptional({
+    type: 'integer',
     description: `Optional paging: page size, at most ${MAX_TRANSACTIONS_PAGE}. Without limit and cursor the whole range comes back.`,
     minimum: 1,
     maximum: MAX_TRANSACTIONS_PAGE,
@@ -59,6 +60,7 @@ export class TransactionsQueryDto extends ForceRefreshQueryDto {
 
 export class PageQueryDto {
   @ApiPropertyOptional({
+    type: 'integer',
     description: `Page size, default 50, at most ${MAX_PAGE_SIZE}.`,
     minimum: 1,
     maximum: MAX_PAGE_SIZE,

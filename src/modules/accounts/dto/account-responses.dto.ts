@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { COST_BASIS_METHODS, DIRECTIONS } from '../../../domain/cost-basis/index.js';
 import {
   SYNC_STATUSES,
   type BalanceSource,
   type ConnectionStatus,
   type SyncStatus,
 } from '../entities/account.entity.js';
-import { DIRECTIONS } from '../connectors/source-transaction.rules.js';
 
 /** The four account states clients are told to display (design §5), on every account result. */
 export class AccountStateDto {
@@ -169,7 +169,7 @@ export class FreshnessDto extends AccountStateDto {
   refreshed: boolean;
 
   @ApiProperty({
-    type: Number,
+    type: 'integer',
     nullable: true,
     description: 'Seconds since the data was last synchronised from the source; null when it never was.',
   })
@@ -260,6 +260,6 @@ export class BalancesResultDto extends FreshnessDto {
   @ApiProperty({ description: 'Account total unrealized gain/loss in USD (priced assets), to the cent.' })
   unrealizedGainLoss: string;
 
-  @ApiProperty({ enum: ['fifo', 'hifo'], description: 'Cost-basis method of these figures.' })
+  @ApiProperty({ enum: [...COST_BASIS_METHODS], description: 'Cost-basis method of these figures.' })
   costBasisMethod: string;
 }

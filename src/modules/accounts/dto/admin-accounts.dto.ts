@@ -1,3 +1,4 @@
+import { BUILT_IN_SOURCES } from '../connectors/connector.registry.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsIn,
@@ -19,6 +20,21 @@ import { SANDBOX_PROFILES } from '../connectors/sandbox.connector.js';
 import type { SandboxProfile } from '../sandbox/sandbox-fixtures.js';
 import { AccountListItemDto } from './account-responses.dto.js';
 
+export const TENANT_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
+/** One message for a missing and a malformed tenant: Matches fails on undefined and non-strings too. */
+export const TENANT_REQUIRED = 'tenant is required: the slug of the tenant this admin request acts on.';
+
+/** The tenant an admin request on one account acts on (design §3: admin requests name it). */
+export class AdminTenantQueryDto {
+  @ApiProperty({
+    description:
+      'Slug of the tenant the account belongs to. Required; an account of another tenant answers 404.',
+    example: 'sandbox',
+  })
+  @Matches(TENANT_SLUG, { message: TENANT_REQUIRED })
+  tenant: string;
+}
+
 @ValidatorConstraint({ name: 'credentials' })
 class CredentialsShape implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
@@ -38,14 +54,13 @@ class CredentialsShape implements ValidatorConstraintInterface {
 }
 
 export class CreateAccountDto {
-  @ApiPropertyOptional({
-    description: "Tenant slug the account belongs to; default: the admin token's own tenant.",
+  @ApiProperty({
+    description:
+      'Slug of the partner tenant the account belongs to. Required: an admin token acts on the tenant each request names (never its own, the operator tenant).',
     example: 'sandbox',
   })
-  @IsOptional()
-  @IsString()
-  @Matches(/^[a-z0-9][a-z0-9-]{1,62}$/, { message: 'tenant must be a tenant slug.' })
-  tenant?: string;
+  @Matches(TENANT_SLUG, { message: TENANT_REQUIRED })
+  tenant: string;
 
   @ApiProperty({ description: 'Source platform identifier, lower-case.', example: 'coinbase' })
   @IsString()
@@ -63,6 +78,7 @@ export class CreateAccountDto {
   identity: string;
 
   @ApiProperty({
+    enum: BUILT_IN_SOURCES,
     description:
       'Connector that fetches the history: `csv` (imports), or `sandbox` (synthetic; not in production).',
     example: 'sandbox',
@@ -117,6 +133,7 @@ export class CreateAccountDto {
   sandboxProfile?: SandboxProfile;
 
   @ApiPropertyOptional({
+    type: 'integer',
     description: 'Sandbox slow_initial_sync only: minutes until the initial sync completes (default 15).',
     minimum: 0,
     maximum: 1440,
@@ -132,7 +149,7 @@ export class AdminAccountDto extends AccountListItemDto {
   @ApiProperty({ description: 'Tenant slug.', example: 'sandbox' })
   tenant: string;
 
-  @ApiProperty({ description: 'Connector feeding the account.', example: 'sandbox' })
+  @ApiProperty({ enum: BUILT_IN_SOURCES, description: 'Connector feeding the account.', example: 'sandbox' })
   source: string;
 
   @ApiProperty({ description: 'Whether encrypted connector credentials are stored (they are never shown).' })
@@ -173,14 +190,14 @@ export class RefreshResultDto {
   })
   status: string;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'Transactions inserted (refreshed only).' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Transactions inserted (refreshed only).' })
   inserted: number | null;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'Transactions updated (refreshed only).' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Transactions updated (refreshed only).' })
   updated: number | null;
 
   @ApiProperty({
-    type: Number,
+    type: 'integer',
     nullable: true,
     description: 'Transactions removed because the source no longer reports them (refreshed only).',
   })
@@ -197,15 +214,21 @@ export class ImportResultDto {
   @ApiProperty({ description: 'Account id (UUID).', format: 'uuid' })
   accountId: string;
 
-  @ApiProperty({ description: 'Data rows in the file.' })
+  @ApiProperty({ description: 'Slug of the tenant the account belongs to.', example: 'sandbox' })
+  tenant: string;
+
+  @ApiProperty({ type: 'integer', description: 'Data rows in the file.' })
   rows: number;
 
-  @ApiProperty({ description: 'New transactions stored.' })
+  @ApiProperty({ type: 'integer', description: 'New transactions stored.' })
   inserted: number;
 
-  @ApiProperty({ description: 'Existing transactions (same transactionId) whose fields changed.' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Existing transactions (same transactionId) whose fields changed.',
+  })
   updated: number;
 
-  @ApiProperty({ description: 'Rows identical to what was stored.' })
+  @ApiProperty({ type: 'integer', description: 'Rows identical to what was stored.' })
   unchanged: number;
 }

@@ -55,6 +55,13 @@ export function toTransactionRange(from: string | undefined, to: string | undefi
   const start = from === undefined ? null : parseBound('from', from);
   const end = to === undefined ? null : parseBound('to', to);
   const toExclusive = end === null ? null : new Date(end.at.getTime() + (end.dateOnly ? DAY_MS : 1));
+  // The range ends just after `to` (the next day for a date): past 9999-12-31 Postgres cannot be
+  // sent the bound (JavaScript writes it as "+010000-01-01", a 500 for to=9999-12-31).
+  if (toExclusive && toExclusive.getUTCFullYear() > 9999)
+    throw DomainError.validation(
+      'to',
+      'to must end the range within the year 9999: at most 9999-12-30 as a date, or 9999-12-31T23:59:59.998Z.',
+    );
   if (start && toExclusive && start.at.getTime() >= toExclusive.getTime())
     throw DomainError.validation('to', 'to must not be before from.');
   return { fromInclusive: start?.at ?? null, toExclusive };

@@ -1,12 +1,11 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { SYNC_STATUSES, type SyncStatus } from '../../../domain/accounts/sync-status.js';
 import { TenantEntity } from '../../tenancy/entities/tenant.entity.js';
 
-/** design §5: the four states clients are told to display. */
-export type SyncStatus = 'syncing' | 'synced' | 'reconnect_required' | 'error';
+/** design §5: the four states clients are told to display (src/domain/accounts). */
+export { SYNC_STATUSES, type SyncStatus };
 export type ConnectionStatus = 'connected' | 'disconnected';
 export type BalanceSource = 'source_reported' | 'calculated';
-
-export const SYNC_STATUSES: readonly SyncStatus[] = ['syncing', 'synced', 'reconnect_required', 'error'];
 
 /**
  * One connection an end client made to one platform (design §5: a collection yields one

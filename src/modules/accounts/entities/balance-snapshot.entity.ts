@@ -1,15 +1,9 @@
 import { Column, Entity, Index, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
+import type { CostBasisMethod } from '../../../domain/cost-basis/index.js';
+import type { SnapshotIssue } from '../../../domain/balances/index.js';
 import { AccountEntity } from './account.entity.js';
 
-/** Why no honest cost basis exists for the account (balances answer 422 with it). */
-export interface SnapshotIssue {
-  readonly reason: 'inconsistent_history';
-  readonly detail: string;
-  /** The transaction that could not be covered, when one is to blame. */
-  readonly transactionId?: string;
-  readonly symbol: string;
-  readonly missingQuantity?: string;
-}
+export type { SnapshotIssue };
 
 /**
  * The account's balances as last computed by the cost-basis engine at the prices of that moment:
@@ -35,7 +29,7 @@ export class BalanceSnapshotEntity {
   lastUpdatedOn: Date;
 
   @Column({ type: 'varchar', length: 8 })
-  method: 'fifo' | 'hifo';
+  method: CostBasisMethod;
 
   /** Sum over priced assets. */
   @Column({ type: 'numeric' })

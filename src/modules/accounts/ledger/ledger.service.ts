@@ -1,22 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { LedgerEntry } from '../../../domain/cost-basis/index.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
-import { AccountsRepository } from '../repositories/accounts.repository.js';
 import { toLedgerEntry, TransactionsRepository } from '../repositories/transactions.repository.js';
 
 /**
  * The cost-basis engine's input, for every consumer that must agree with balances (the gains
  * report, Form 8949, portfolio summaries). Balances are computed by
- * `computeCostBasis(entries, { method: 'fifo' })` over an account's transfer-linked accounts;
+ * `computeCostBasis(entries, { method: DEFAULT_COST_BASIS_METHOD })` over an account's transfer-linked accounts;
  * computing over `ledgerForTenant` gives every account the very same lots and disposals, so
  * filtering that result by accountId agrees with the account's balances to the last digit.
  */
 @Injectable()
 export class LedgerService {
-  constructor(
-    private readonly accounts: AccountsRepository,
-    private readonly transactions: TransactionsRepository,
-  ) {}
+  constructor(private readonly transactions: TransactionsRepository) {}
 
   /** Every ledger entry of the tenant (all accounts). */
   async ledgerForTenant(tenantId: string): Promise<LedgerEntry[]> {
@@ -26,14 +21,14 @@ export class LedgerService {
   /**
    * The entries needed to compute one account exactly: its own and those of every account linked
    * to it by own-account transfers, transitively. Filter the engine's result by `accountId`.
-   * Unknown account or another tenant's: 404.
+   * Takes the account the caller has already loaded for this tenant (its 404 is the caller's), so
+   * a request reads the account once.
    */
   async ledgerForAccount(
     tenantId: string,
-    accountId: string,
+    account: { readonly id: string },
   ): Promise<{ accountIds: string[]; entries: LedgerEntry[] }> {
-    if (!(await this.accounts.findById(tenantId, accountId))) throw DomainError.notFound('Account');
-    const accountIds = await this.transactions.transferLinkedAccounts(tenantId, [accountId], []);
+    const accountIds = await this.transactions.transferLinkedAccounts(tenantId, [account.id], []);
     const entries = (await this.transactions.forAccounts(tenantId, accountIds)).map(toLedgerEntry);
     return { accountIds, entries };
   }

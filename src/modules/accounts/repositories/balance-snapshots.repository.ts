@@ -1,37 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { SnapshotIssue } from '../entities/balance-snapshot.entity.js';
+import type { Snapshot, SnapshotAsset, SnapshotIssue } from '../../../domain/balances/index.js';
+import type { CostBasisMethod } from '../../../domain/cost-basis/index.js';
 import { runSql } from './sql.js';
 
-export interface SnapshotAsset {
-  readonly symbol: string;
-  readonly quantity: string;
-  readonly costBasisUsd: string;
-  readonly priceUsd: string | null;
-  readonly marketValueUsd: string | null;
-  readonly realizedGainUsd: string;
-  readonly unrealizedGainUsd: string | null;
-  readonly needsReview: boolean;
-}
-
-export interface Snapshot {
-  readonly accountId: string;
-  readonly lastUpdatedOn: Date;
-  readonly method: 'fifo' | 'hifo';
-  readonly marketValueUsd: string;
-  readonly realizedGainUsd: string;
-  readonly unrealizedGainUsd: string;
-  readonly reportedBalances: Readonly<Record<string, string>> | null;
-  readonly issue: SnapshotIssue | null;
-  /** In byte order of the symbol. */
-  readonly assets: readonly SnapshotAsset[];
-}
+// The shapes are the domain's (src/domain/balances); re-exported for the readers of this repository.
+export type { Snapshot, SnapshotAsset };
 
 interface HeaderRow {
   account_id: string;
   last_updated_on: Date;
-  method: 'fifo' | 'hifo';
+  method: CostBasisMethod;
   market_value_usd: string;
   realized_gain_usd: string;
   unrealized_gain_usd: string;

@@ -13,13 +13,14 @@
  */
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
-import type { Direction } from '../../../domain/cost-basis/index.js';
+import { INBOUND_DIRECTIONS, type Direction } from '../../../domain/cost-basis/index.js';
 import { generateDailyHistory } from '../../../domain/market/sandbox-market.js';
+import { ExactDecimal, share } from '../../../domain/money/exact-decimal.js';
 import { SANDBOX_HISTORY_START, sandboxAssetBySymbol } from '../../../domain/market/sandbox-assets.js';
 import { SeededRandom } from '../../../domain/random/seeded-random.js';
 import type { SourceTransaction } from '../connectors/source-connector.js';
 
-const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
+const D = ExactDecimal;
 type Dec = InstanceType<typeof D>;
 const ZERO = new D(0);
 const DAY_MS = 86_400_000;
@@ -223,11 +224,7 @@ export function generateSandboxHistories(
         state.counter += 1;
         const quantity = new D(tx.amount);
         const held = state.holdings.get(tx.symbol) ?? ZERO;
-        const inbound =
-          tx.direction === 'buy' ||
-          tx.direction === 'income' ||
-          tx.direction === 'deposit' ||
-          tx.direction === 'transfer_in';
+        const inbound = INBOUND_DIRECTIONS.has(tx.direction);
         state.holdings.set(tx.symbol, inbound ? held.plus(quantity) : held.minus(quantity));
         const full: SourceTransaction = {
           ...tx,
@@ -278,7 +275,7 @@ export function generateSandboxHistories(
         if (plan.lumpSum && random.next() < plan.lumpSum.probability) {
           usd = Math.round(uniform(random, plan.lumpSum.usd) / 100) * 100;
         }
-        const amount = floorAmount(new D(usd).dividedBy(dailyPrice(symbol, day)));
+        const amount = floorAmount(share(usd, dailyPrice(symbol, day)));
         if (amount.greaterThan(0)) priced('buy', symbol, amount, plan.feeRate);
       }
 
@@ -350,7 +347,7 @@ export function generateSandboxHistories(
     const trueBalances = new Map<string, string>();
     const totals = new Map<string, Dec>();
     for (const tx of visible) {
-      const sign = ['buy', 'income', 'deposit', 'transfer_in'].includes(tx.direction) ? 1 : -1;
+      const sign = INBOUND_DIRECTIONS.has(tx.direction) ? 1 : -1;
       totals.set(tx.symbol, (totals.get(tx.symbol) ?? ZERO).plus(new D(tx.amount).times(sign)));
     }
     for (const [symbol, quantity] of [...totals].sort(([a], [b]) => (a < b ? -1 : 1)))

@@ -22,13 +22,11 @@ import { Clock } from '../../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
 import { BalancesReadCache } from '../balances/balances-read.cache.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../../common/ports/market-prices.port.js';
-import {
-  computeBalanceSnapshots,
-  DEFAULT_COST_BASIS_METHOD,
-} from '../balances/balance-snapshot.calculator.js';
+import { computeBalanceSnapshots } from '../../../domain/balances/index.js';
 import { ConnectorRegistry } from '../connectors/connector.registry.js';
 import {
   SourceAuthorizationError,
+  SourceUnavailableError,
   type ConnectorResult,
   type SourceTransaction,
 } from '../connectors/source-connector.js';
@@ -455,7 +453,6 @@ export class RefreshService {
       accountIds,
       pricesUsd,
       reportedBalances: reported,
-      method: DEFAULT_COST_BASIS_METHOD,
       computedAt: now,
     });
   }
@@ -511,15 +508,15 @@ export class RefreshService {
   ): Promise<RefreshOutcome> {
     const authorization = error instanceof SourceAuthorizationError;
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-    this.logger.warn(
-      {
-        accountId: account.id,
-        tenantId: account.tenantId,
-        trigger,
-        error: error instanceof Error ? error.name : 'unknown',
-      },
-      `Refresh failed: ${message}`,
-    );
+    const fields = {
+      accountId: account.id,
+      tenantId: account.tenantId,
+      trigger,
+      error: error instanceof Error ? error.name : 'unknown',
+    };
+    // The sandbox's outages and expired authorizations are part of its script: info, marked.
+    if (isSimulated(error)) this.logger.log({ ...fields, simulated: true }, `Refresh failed: ${message}`);
+    else this.logger.warn(fields, `Refresh failed: ${message}`);
     await this.accounts.updateState(account.tenantId, account.id, {
       syncStatus: authorization ? 'reconnect_required' : 'error',
       ...(authorization ? { connectionStatus: 'disconnected' as const } : {}),
@@ -530,6 +527,13 @@ export class RefreshService {
     });
     return { status: 'failed', syncStatus: authorization ? 'reconnect_required' : 'error', message };
   }
+}
+
+/** A source failure the sandbox plays on purpose (expired authorization, outage). */
+function isSimulated(error: unknown): boolean {
+  return (
+    (error instanceof SourceAuthorizationError || error instanceof SourceUnavailableError) && error.simulated
+  );
 }
 
 /** The stored transactions of the group with the account's fetched history applied (as the write will). */

@@ -50,7 +50,7 @@ export class PortfolioSummaryDto {
   })
   sync_status: string;
 
-  @ApiProperty({ description: 'Accounts in the summary.', example: 12 })
+  @ApiProperty({ type: 'integer', description: 'Accounts in the summary.', example: 12 })
   accounts: number;
 
   @ApiProperty({
@@ -74,7 +74,7 @@ export class PortfolioSummaryDto {
   last_updated_on: string | null;
 
   @ApiProperty({
-    type: Number,
+    type: 'integer',
     nullable: true,
     description: 'Age of the oldest balances in seconds; null when none.',
   })

@@ -35,7 +35,7 @@ export class TokenResultDto {
   })
   tokenType: 'Bearer';
 
-  @ApiProperty({ example: 3600, description: 'Seconds until the token expires.' })
+  @ApiProperty({ type: 'integer', example: 3600, description: 'Seconds until the token expires.' })
   expiresIn: number;
 
   @ApiProperty({ example: '2026-04-01T13:00:00+00:00', description: 'Expiry, ISO 8601 with offset.' })
@@ -49,7 +49,7 @@ export class OAuthTokenResponseDto {
   @ApiProperty({ example: 'Bearer', description: 'Always `Bearer` (RFC 6750).' })
   token_type: 'Bearer';
 
-  @ApiProperty({ example: 3600, description: 'Seconds until the token expires.' })
+  @ApiProperty({ type: 'integer', example: 3600, description: 'Seconds until the token expires.' })
   expires_in: number;
 
   @ApiProperty({ example: 'partner', description: 'Space-delimited scopes granted to the token.' })

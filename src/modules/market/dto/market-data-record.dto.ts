@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /** The spec's market data record (16 fields) plus provenance: source, asOf, scoreInputsSource. */
 export class MarketDataRecordDto {
-  @ApiProperty({ example: 1, description: "The service's stable integer id of the asset." })
+  @ApiProperty({ type: 'integer', example: 1, description: "The service's stable integer id of the asset." })
   id: number;
 
   @ApiProperty({ example: 'BTC', description: 'Upper-case ticker.' })
@@ -25,7 +25,7 @@ export class MarketDataRecordDto {
   @ApiProperty({
     example: 1,
     nullable: true,
-    type: Number,
+    type: 'integer',
     description:
       'Rank by market capitalisation (1 = largest); among the sandbox assets for sandbox data. Null when unranked.',
   })

@@ -42,7 +42,7 @@ export class RoiQueryDto {
     example: 10,
     minimum: 1,
     maximum: 50,
-    type: Number,
+    type: 'integer',
   })
   @IsDefined({ message: 'horizon_years is required: an integer from 1 to 50.' })
   @Transform(toInteger)
@@ -66,7 +66,7 @@ export class RoiProjectionDto {
   @ApiProperty({ description: 'Principal in USD, as given.', example: 10000 })
   principal_usd: number;
 
-  @ApiProperty({ description: 'Horizon in years.', example: 10 })
+  @ApiProperty({ type: 'integer', description: 'Horizon in years.', example: 10 })
   horizon_years: number;
 
   @ApiProperty({ description: 'Principal × (1 + cagr)^horizon_years, currency text.', example: '$25,937.42' })

@@ -75,7 +75,14 @@ export class SimulateRequestDto {
   @Type(() => PortfolioEntryDto)
   portfolio: PortfolioEntryDto[];
 
-  @ApiProperty({ description: 'Horizon in whole years, 1-50.', example: 10, minimum: 1, maximum: 50 })
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'Horizon in whole years, 1-50; with the portfolio within the work budget: assets × horizon_years at most 600 by default (SIMULATION_MAX_ASSET_YEARS), e.g. 12 assets over 50 years or 30 over 20.',
+    example: 10,
+    minimum: 1,
+    maximum: 50,
+  })
   @IsDefined({ message: 'horizon_years is required.' })
   @IsInt({ message: 'horizon_years must be an integer from 1 to 50.' })
   @Min(1, { message: 'horizon_years must be an integer from 1 to 50.' })
@@ -152,13 +159,13 @@ export class SimulationResultDto {
   @ApiProperty({ description: 'Starting value in USD.', example: 10000 })
   principal_usd: number;
 
-  @ApiProperty({ description: 'Horizon in years.', example: 10 })
+  @ApiProperty({ type: 'integer', description: 'Horizon in years.', example: 10 })
   horizon_years: number;
 
-  @ApiProperty({ description: 'Simulated paths.', example: 10000 })
+  @ApiProperty({ type: 'integer', description: 'Simulated paths.', example: 10000 })
   paths: number;
 
-  @ApiProperty({ description: 'Rebalancing steps per year (monthly).', example: 12 })
+  @ApiProperty({ type: 'integer', description: 'Rebalancing steps per year (monthly).', example: 12 })
   steps_per_year: number;
 
   @ApiProperty({
@@ -173,6 +180,10 @@ export class SimulationResultDto {
   })
   history_to: string;
 
-  @ApiProperty({ description: 'Aligned daily returns the model was estimated from.', example: 2265 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Aligned daily returns the model was estimated from.',
+    example: 2265,
+  })
   history_days: number;
 }

@@ -1,6 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
+  COST_BASIS_METHODS,
+  DEFAULT_COST_BASIS_METHOD,
+  type CostBasisMethod,
+} from '../../../domain/cost-basis/index.js';
+import {
   IsIn,
   IsOptional,
   IsString,
@@ -36,9 +41,10 @@ const lowerCase = ({ value }: { value: unknown }) =>
 export class TaxReportQueryDto {
   @ApiProperty({
     description: 'Tax year: four digits, from 2009 up to the current year (UTC).',
-    example: '2024',
-    type: String,
-    pattern: '^\\d{4}$',
+    example: 2024,
+    type: 'integer',
+    minimum: 2009,
+    maximum: 9999,
   })
   @Validate(TaxYearFormat)
   tax_year: string;
@@ -75,12 +81,12 @@ export class TaxReportQueryDto {
 
   @ApiPropertyOptional({
     description: 'Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first).',
-    enum: ['fifo', 'hifo'],
-    default: 'fifo',
+    enum: [...COST_BASIS_METHODS],
+    default: DEFAULT_COST_BASIS_METHOD,
   })
   @IsOptional()
-  @IsIn(['fifo', 'hifo'], { message: 'method must be fifo or hifo.' })
-  method?: 'fifo' | 'hifo';
+  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo or hifo.' })
+  method?: CostBasisMethod;
 }
 
 export class Form8949QueryDto extends TaxReportQueryDto {

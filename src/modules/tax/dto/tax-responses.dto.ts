@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { COST_BASIS_METHODS, type CostBasisMethod } from '../../../domain/cost-basis/index.js';
 
 export class ReadinessReasonDto {
   @ApiProperty({
@@ -8,7 +9,11 @@ export class ReadinessReasonDto {
   })
   code: string;
 
-  @ApiProperty({ description: 'How many lines, transactions or accounts the reason applies to.', example: 2 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'How many lines, transactions or accounts the reason applies to.',
+    example: 2,
+  })
   count: number;
 
   @ApiProperty({ description: 'What to review, in words.' })
@@ -16,7 +21,7 @@ export class ReadinessReasonDto {
 }
 
 export class TermTotalsDto {
-  @ApiProperty({ description: 'Form 8949 lines in this term.', example: 3 })
+  @ApiProperty({ type: 'integer', description: 'Form 8949 lines in this term.', example: 3 })
   lines: number;
 
   @ApiProperty({
@@ -42,7 +47,7 @@ export class AssetGainsDto {
   @ApiProperty({ description: 'Asset ticker.', example: 'BTC' })
   asset: string;
 
-  @ApiProperty({ description: 'Taxable disposals of this asset in the year.', example: 2 })
+  @ApiProperty({ type: 'integer', description: 'Taxable disposals of this asset in the year.', example: 2 })
   transactions: number;
 
   @ApiProperty({ description: 'Net gain of the asset, currency text.', example: '$47,467.19' })
@@ -94,6 +99,7 @@ export class GainsReportDto {
   net_gains: string;
 
   @ApiProperty({
+    type: 'integer',
     description:
       'Taxable disposals in the year (sales and fees paid in an asset), counted as transactions, not lines.',
     example: 4,
@@ -152,11 +158,11 @@ export class GainsReportDto {
   })
   ordinary_income: string;
 
-  @ApiProperty({ description: 'Tax year of the report.', example: 2024 })
+  @ApiProperty({ type: 'integer', description: 'Tax year of the report.', example: 2024 })
   tax_year: number;
 
-  @ApiProperty({ description: 'Lot selection method used.', enum: ['fifo', 'hifo'] })
-  method: 'fifo' | 'hifo';
+  @ApiProperty({ description: 'Lot selection method used.', enum: [...COST_BASIS_METHODS] })
+  method: CostBasisMethod;
 
   @ApiProperty({
     type: String,
@@ -165,7 +171,7 @@ export class GainsReportDto {
   })
   account_id: string | null;
 
-  @ApiProperty({ description: 'Accounts covered by the report.', example: 12 })
+  @ApiProperty({ type: 'integer', description: 'Accounts covered by the report.', example: 12 })
   accounts: number;
 
   @ApiProperty({
@@ -254,7 +260,7 @@ export class PartTotalsDto {
   @ApiProperty({ description: 'Holding period.', enum: ['short', 'long'] })
   term: string;
 
-  @ApiProperty({ description: 'Lines.', example: 2 })
+  @ApiProperty({ type: 'integer', description: 'Lines.', example: 2 })
   lines: number;
 
   @ApiProperty({ description: 'Total (d) proceeds, USD.', example: '19000.00' })
@@ -273,14 +279,14 @@ export class BoxTotalsDto extends PartTotalsDto {
 }
 
 export class Form8949Dto {
-  @ApiProperty({ description: 'Tax year of the form.', example: 2024 })
+  @ApiProperty({ type: 'integer', description: 'Tax year of the form.', example: 2024 })
   tax_year: number;
 
   @ApiProperty({ description: 'The asset asked for, or `ALL`.', example: 'ALL' })
   asset: string;
 
-  @ApiProperty({ description: 'Lot selection method used.', enum: ['fifo', 'hifo'] })
-  method: 'fifo' | 'hifo';
+  @ApiProperty({ description: 'Lot selection method used.', enum: [...COST_BASIS_METHODS] })
+  method: CostBasisMethod;
 
   @ApiProperty({
     type: String,

@@ -36,6 +36,15 @@ export class ApiClientEntity {
   @Column({ type: 'timestamptz', nullable: true })
   secretRotatedAt: Date | null;
 
+  /**
+   * Incremented by every secret rotation; tokens carry the generation they were issued under
+   * (claim `sgen`) and earlier generations are refused, so a rotation revokes them. A counter
+   * rather than comparing `iat` with secretRotatedAt: `iat` has whole seconds, and a token issued
+   * in the same second as the rotation, after it, must stay valid.
+   */
+  @Column({ type: 'integer', default: 0 })
+  secretGeneration: number;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 }

@@ -1,7 +1,14 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-/** An advisory firm. Every row of tenant data carries its id; no query runs without it. */
+/**
+ * `partner`: an advisory firm, the owner of partner data. `operator`: the service operator's own
+ * tenant (design §3): it holds the admin clients and no partner data.
+ */
+export type TenantKind = 'partner' | 'operator';
+
+/** An advisory firm (or the operator). Every row of tenant data carries its id; no query runs without it. */
 @Entity('tenant')
+@Check('CHK_tenant_kind', `"kind" IN ('partner', 'operator')`)
 export class TenantEntity {
   @PrimaryColumn('uuid')
   id: string;
@@ -15,6 +22,10 @@ export class TenantEntity {
 
   @Column({ type: 'boolean', default: false })
   isSandbox: boolean;
+
+  /** Only clients of an `operator` tenant hold the admin scope; accounts are never linked to one. */
+  @Column({ type: 'varchar', length: 16, default: 'partner' })
+  kind: TenantKind;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

@@ -10,6 +10,7 @@ const toInteger = ({ value }: { value: unknown }): unknown =>
 
 export class WalletsQueryDto {
   @ApiPropertyOptional({
+    type: 'integer',
     description: `Page size: default ${DEFAULT_WALLET_PAGE}, from 1 to ${MAX_WALLET_PAGE}.`,
     minimum: 1,
     maximum: MAX_WALLET_PAGE,
@@ -84,7 +85,7 @@ export class WalletDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    enum: ['no_balances_yet', 'inconsistent_history'],
+    enum: ['no_balances_yet', 'inconsistent_history', null],
     description:
       'Why the figures are null (the balances endpoint answers 422 for the account); null when they are given.',
   })

@@ -7,9 +7,10 @@
  * report add up to the same cents. Never: decides lots, basis or holding periods (the engine
  * does) or formats currency text (src/domain/money/format.ts does).
  */
-import { Decimal } from 'decimal.js';
-import type { Disposal, HoldingTerm } from '../../../domain/cost-basis/index.js';
-import { canonicalDecimal, roundUsdToCents } from '../../../domain/money/format.js';
+import type { Decimal } from 'decimal.js';
+import type { Disposal, HoldingTerm } from '../cost-basis/index.js';
+import { ZERO } from '../money/exact-decimal.js';
+import { canonicalDecimal, roundUsdToCents } from '../money/format.js';
 
 /** First tax year with the digital-asset boxes G–L (2025 Form 8949). */
 export const FIRST_DIGITAL_ASSET_BOX_YEAR = 2025;
@@ -132,9 +133,9 @@ function toLine(
 }
 
 export function sumLines(lines: readonly Form8949Line[]): LineTotals {
-  let proceedsUsd = new Decimal(0);
-  let costBasisUsd = new Decimal(0);
-  let gainUsd = new Decimal(0);
+  let proceedsUsd = ZERO;
+  let costBasisUsd = ZERO;
+  let gainUsd = ZERO;
   for (const line of lines) {
     proceedsUsd = proceedsUsd.plus(line.proceedsUsd);
     costBasisUsd = costBasisUsd.plus(line.costBasisUsd);

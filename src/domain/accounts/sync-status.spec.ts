@@ -1,4 +1,4 @@
-import { rollUpSyncStatus } from './portfolio-summary.service.js';
+import { rollUpSyncStatus } from './sync-status.js';
 
 describe('rollUpSyncStatus', () => {
   it.each([

@@ -1,27 +1,25 @@
 /**
  * Balances from the ledger: the cost-basis engine (src/domain/cost-basis) over the accounts
- * linked by own-account transfers, valued at the stored prices. Pure: no database, clock or
- * framework; the refresh engine supplies entries, prices and the time.
+ * linked by own-account transfers, valued at the stored prices, with the service's one cost-basis
+ * method (DEFAULT_COST_BASIS_METHOD, which the tax report also defaults to). Pure: no database,
+ * clock or framework; the refresh engine supplies entries, prices and the time.
  *
  * Why the linked accounts: lots are kept per account, and the only thing that crosses accounts
  * is a transfer, which needs both legs. Computing over an account's transfer-linked accounts
  * (transitively) therefore gives every account exactly the numbers a computation over all of
  * the tenant's accounts gives (the gains report's scope), at a fraction of the cost.
  */
-import { Decimal } from 'decimal.js';
 import {
   computeCostBasis,
+  DEFAULT_COST_BASIS_METHOD,
   summarizeByAccountAndSymbol,
   valuePositions,
-  type CostBasisMethod,
   type InsufficientHoldingsIssue,
   type LedgerEntry,
-} from '../../../domain/cost-basis/index.js';
-import { canonicalDecimal } from '../../../domain/money/format.js';
-import type { SnapshotIssue } from '../entities/balance-snapshot.entity.js';
-import type { Snapshot, SnapshotAsset } from '../repositories/balance-snapshots.repository.js';
-
-export const DEFAULT_COST_BASIS_METHOD: CostBasisMethod = 'fifo';
+} from '../cost-basis/index.js';
+import { sumExact } from '../money/exact-decimal.js';
+import { canonicalDecimal } from '../money/format.js';
+import type { Snapshot, SnapshotAsset, SnapshotIssue } from './balance-snapshot.types.js';
 
 export interface SnapshotInput {
   /** Every entry of the accounts in `accountIds` and of all accounts linked to them by transfers. */
@@ -32,20 +30,15 @@ export interface SnapshotInput {
   readonly pricesUsd: ReadonlyMap<string, string>;
   /** Quantities each source reported itself (null: the account's balances are calculated). */
   readonly reportedBalances: ReadonlyMap<string, Readonly<Record<string, string>> | null>;
-  readonly method: CostBasisMethod;
   readonly computedAt: Date;
 }
 
-/** Exact: the global Decimal's 20 significant digits would round sums of large positions. */
-const ExactDecimal = Decimal.clone({ precision: 1_000 });
-
-const sum = (values: readonly (string | null)[]): string =>
-  canonicalDecimal(
-    values.reduce<Decimal>((total, v) => (v === null ? total : total.plus(v)), new ExactDecimal(0)),
-  );
+/** Exact (the global Decimal's 20 significant digits would round sums of large positions); nulls left out. */
+const sum = (values: readonly (string | null)[]): string => canonicalDecimal(sumExact(values));
 
 export function computeBalanceSnapshots(input: SnapshotInput): Snapshot[] {
-  const result = computeCostBasis(input.entries, { method: input.method });
+  const method = DEFAULT_COST_BASIS_METHOD;
+  const result = computeCostBasis(input.entries, { method });
   const wanted = new Set(input.accountIds);
   const valued = valuePositions(
     summarizeByAccountAndSymbol(result).filter((p) => wanted.has(p.accountId)),
@@ -71,7 +64,7 @@ export function computeBalanceSnapshots(input: SnapshotInput): Snapshot[] {
     return {
       accountId,
       lastUpdatedOn: input.computedAt,
-      method: input.method,
+      method,
       marketValueUsd: sum(assets.map((a) => a.marketValueUsd)),
       realizedGainUsd: sum(assets.map((a) => a.realizedGainUsd)),
       unrealizedGainUsd: sum(assets.map((a) => a.unrealizedGainUsd)),

@@ -1,4 +1,4 @@
-import type { Disposal } from '../../../domain/cost-basis/index.js';
+import type { Disposal } from '../cost-basis/index.js';
 import { csvField, toForm8949Csv } from './form-8949-csv.js';
 import { centsText, form8949Box, sumLines, toForm8949Lines, totalsByBox } from './form-8949-lines.js';
 

@@ -1,0 +1,222 @@
+/**
+ * How the OpenAPI document describes the bodies the service really sends (design §4): the success
+ * envelope of /v1/api (EnvelopeInterceptor), and the three error bodies of HttpExceptionFilter.
+ * Controllers declare which statuses an operation answers; `describeErrorBodies` gives every error
+ * response its body by the same rule the filter uses (the request path), so the two cannot drift.
+ * The schema classes here describe JSON only: nothing constructs them.
+ */
+import { applyDecorators, type Type } from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiResponse,
+  ApiSchema,
+  getSchemaPath,
+  type ContentObject,
+  type OpenAPIObject,
+} from '@nestjs/swagger';
+import { usesEnvelope } from '../http/request-context.js';
+
+@ApiSchema({
+  name: 'ProblemDetails',
+  description: 'RFC 9457 problem details (design §4); inside the envelope under /v1/api.',
+})
+export class ProblemDetailsSchema {
+  @ApiProperty({
+    description: 'URL of the section of the standard that defines the status (RFC 9110, RFC 6585 for 429).',
+    example: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+  })
+  type: string;
+
+  @ApiProperty({ description: 'Summary of the problem.', example: 'One or more validation errors occurred.' })
+  title: string;
+
+  @ApiProperty({ type: 'integer', description: 'The HTTP status.', example: 400 })
+  status: number;
+
+  @ApiPropertyOptional({ description: 'What went wrong in this request, in words.' })
+  detail?: string;
+
+  @ApiProperty({ description: 'The request path (without the query string).', example: '/v1/api/token' })
+  instance: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { type: 'string' } },
+    description: 'On validation failures: field (or parameter) name to messages.',
+    example: { ClientId: ['The ClientId field is required.'] },
+  })
+  errors?: Record<string, string[]>;
+
+  @ApiPropertyOptional({
+    description: 'Machine-readable reason where one helps (e.g. on 422: `inconsistent_history`).',
+  })
+  reason?: string;
+
+  @ApiProperty({ description: 'Request id: the X-Request-Id header and the id in the logs.' })
+  traceId: string;
+}
+
+@ApiSchema({ name: 'ResponseException', description: 'Holder of the problem details in the error envelope.' })
+export class ResponseExceptionSchema {
+  @ApiProperty({ type: ProblemDetailsSchema, description: 'The problem details.' })
+  exceptionMessage: ProblemDetailsSchema;
+}
+
+@ApiSchema({ name: 'ErrorEnvelope', description: 'An error under /v1/api.' })
+export class ErrorEnvelopeSchema {
+  @ApiProperty({ type: 'boolean', enum: [true], description: 'Always true on errors.' })
+  isError: true;
+
+  @ApiProperty({ description: 'What went wrong (the problem detail, else its title).' })
+  message: string;
+
+  @ApiProperty({ type: 'integer', description: 'Mirrors the HTTP status.', example: 400 })
+  statusCode: number;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: false,
+    nullable: true,
+    enum: [null],
+    description: 'Always null on errors.',
+  })
+  result: null;
+
+  @ApiProperty({ type: ResponseExceptionSchema, description: 'The problem details.' })
+  responseException: ResponseExceptionSchema;
+}
+
+@ApiSchema({
+  name: 'Envelope',
+  description: 'The envelope of every /v1/api success; `result` per operation.',
+})
+export class EnvelopeSchema {
+  @ApiProperty({ type: 'boolean', enum: [false], description: 'Always false on success.' })
+  isError: false;
+
+  @ApiProperty({ description: 'Status text.', example: 'OK' })
+  message: string;
+
+  @ApiProperty({ type: 'integer', description: 'Mirrors the HTTP status.', example: 200 })
+  statusCode: number;
+}
+
+@ApiSchema({ name: 'OAuthError', description: 'RFC 6749 §5.2 error of /oauth/token.' })
+export class OAuthErrorSchema {
+  @ApiProperty({
+    enum: ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope'],
+    description: 'RFC 6749 §5.2 error code.',
+  })
+  error: string;
+
+  @ApiProperty({ description: 'What went wrong, in words.' })
+  error_description: string;
+}
+
+/**
+ * A success of an enveloped (/v1/api) operation: `{isError: false, message, statusCode, result}`
+ * with `result` of the given type (the interceptor wraps what the handler returns).
+ */
+export function ApiEnvelopedResponse(
+  result: Type<unknown>,
+  options: { status?: number; description: string },
+): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(EnvelopeSchema, result),
+    ApiResponse({
+      status: options.status ?? 200,
+      description: options.description,
+      schema: {
+        allOf: [
+          { $ref: getSchemaPath(EnvelopeSchema) },
+          {
+            type: 'object',
+            required: ['result'],
+            properties: { result: { $ref: getSchemaPath(result) } },
+          },
+        ],
+      },
+    }),
+  );
+}
+
+/** Schemas the document needs whether or not a controller names them. */
+export const ERROR_BODY_MODELS = [
+  ProblemDetailsSchema,
+  ErrorEnvelopeSchema,
+  OAuthErrorSchema,
+  EnvelopeSchema,
+];
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+const OAUTH_TOKEN_PATH = '/oauth/token';
+
+const DEFAULT_DESCRIPTIONS: Record<string, string> = {
+  '400':
+    'Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some).',
+  '401': 'Bearer token missing, malformed, expired, revoked or of a disabled client.',
+  '403': 'The token lacks the scope the operation needs.',
+  '413': 'Request body over the limit.',
+  '429': 'Rate limit exceeded; retry after the seconds in Retry-After.',
+  '500': 'Unexpected error (logged with the traceId; never details in the body).',
+  '503':
+    'The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance).',
+};
+
+const HEADERS: Record<string, Record<string, { description: string; schema: object }>> = {
+  '401': {
+    'WWW-Authenticate': { description: 'RFC 6750 challenge.', schema: { type: 'string' } },
+  },
+  '429': {
+    'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+  },
+  '503': {
+    'Retry-After': {
+      description: 'Seconds to wait before retrying (database outages).',
+      schema: { type: 'integer' },
+    },
+  },
+};
+
+/**
+ * Adds the statuses every operation can answer (400, 500, 503; 413 with a body; 401, 403 and 429
+ * when secured) and gives every error response the body HttpExceptionFilter sends on that path:
+ * the error envelope under /v1/api, RFC 6749 errors on /oauth/token, problem+json elsewhere.
+ */
+export function describeErrorBodies(document: OpenAPIObject): OpenAPIObject {
+  const ref = (model: Type<unknown>) => ({ $ref: getSchemaPath(model) });
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const statuses = ['400', '500', '503'];
+      if (operation.requestBody) statuses.push('413');
+      if ((operation.security ?? []).length > 0) statuses.push('401', '403', '429');
+      for (const status of statuses) {
+        operation.responses[status] ??= { description: DEFAULT_DESCRIPTIONS[status] };
+      }
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400 || !response || !('description' in response)) continue;
+        const content: ContentObject =
+          path === OAUTH_TOKEN_PATH
+            ? { 'application/json': { schema: ref(OAuthErrorSchema) } }
+            : usesEnvelope(path)
+              ? { 'application/json': { schema: ref(ErrorEnvelopeSchema) } }
+              : { 'application/problem+json': { schema: ref(ProblemDetailsSchema) } };
+        response.content = {
+          ...content,
+          ...(status === '503'
+            ? { 'text/plain': { schema: { type: 'string', example: 'Service Unavailable' } } }
+            : {}),
+        };
+        if (HEADERS[status]) response.headers = { ...HEADERS[status], ...response.headers };
+      }
+      operation.responses = Object.fromEntries(
+        Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)),
+      );
+    }
+  }
+  return document;
+}

@@ -1,0 +1,99 @@
+/**
+ * Whether a tax year's Form 8949 can be filed as is (docs/tax-report.md): `needs_review` when any
+ * line lacks an honest basis or date, when the history the lots come from is inconsistent up to
+ * the end of the year, or when an account's data may be incomplete. Pure.
+ */
+import type { CostBasisResult } from '../cost-basis/index.js';
+import type { Form8949Line } from './form-8949-lines.js';
+
+/** Why a form needs review. The values are the API's `form_8949_reasons[].code`. */
+export enum ReadinessReasonCode {
+  UnknownBasis = 'unknown_basis',
+  UncoveredDisposal = 'uncovered_disposal',
+  InconsistentHistory = 'inconsistent_history',
+  AccountNotSynced = 'account_not_synced',
+}
+
+export interface ReadinessReason {
+  readonly code: ReadinessReasonCode;
+  readonly count: number;
+  readonly message: string;
+}
+
+export interface Readiness {
+  readonly status: 'ready' | 'needs_review';
+  readonly reasons: readonly ReadinessReason[];
+}
+
+/** What readiness needs to know of an account. */
+export interface ReadinessAccount {
+  readonly id: string;
+  /** 'synced' when its history is complete as far as the service knows. */
+  readonly syncStatus: string;
+}
+
+export interface ReadinessInput {
+  readonly taxYear: number;
+  /** Upper-case ticker the report is narrowed to; undefined: every asset. */
+  readonly asset?: string;
+  /** The accounts the report is about. */
+  readonly accounts: readonly ReadinessAccount[];
+  /** The engine's input (the accounts' entries and those of transfer-linked accounts). */
+  readonly entries: readonly { accountId: string; transactionId: string; timestamp: Date }[];
+  readonly result: CostBasisResult;
+  /** The year's lines of the report. */
+  readonly lines: readonly Form8949Line[];
+}
+
+export function assessReadiness(input: ReadinessInput): Readiness {
+  const { accounts, entries, result, lines } = input;
+  const reasons: ReadinessReason[] = [];
+  const unknownBasis = lines.filter((line) => line.reviewReason === 'unknown_basis').length;
+  if (unknownBasis > 0) {
+    reasons.push({
+      code: ReadinessReasonCode.UnknownBasis,
+      count: unknownBasis,
+      message: `${unknownBasis} line(s) dispose of coins whose cost basis is unknown (received by a deposit or a transfer from an account the service does not know); their basis is shown as 0.00 and must be supplied before filing.`,
+    });
+  }
+  const uncovered = lines.filter((line) => line.reviewReason === 'uncovered_disposal').length;
+  if (uncovered > 0) {
+    reasons.push({
+      code: ReadinessReasonCode.UncoveredDisposal,
+      count: uncovered,
+      message: `${uncovered} line(s) dispose of more than the account held: transactions are missing from its history, so these lines have no acquisition date and no basis.`,
+    });
+  }
+
+  // Shortfalls before or in the year (also of withdrawals and transfers) make later lots suspect.
+  const selectedIds = new Set(accounts.map((account) => account.id));
+  const endOfYear = Date.UTC(input.taxYear + 1, 0, 1);
+  const timeOf = new Map(
+    entries.map((e) => [`${e.accountId}\u0000${e.transactionId}`, e.timestamp.getTime()]),
+  );
+  const linedTransactions = new Set(lines.map((line) => `${line.accountId}\u0000${line.transactionId}`));
+  const shortfalls = result.issues.filter((issue) => {
+    if (issue.kind !== 'insufficient_holdings' || !selectedIds.has(issue.accountId)) return false;
+    if (input.asset !== undefined && issue.symbol !== input.asset) return false;
+    const key = `${issue.accountId}\u0000${issue.transactionId}`;
+    return (timeOf.get(key) ?? Infinity) < endOfYear && !linedTransactions.has(key);
+  }).length;
+  if (shortfalls > 0) {
+    reasons.push({
+      code: ReadinessReasonCode.InconsistentHistory,
+      count: shortfalls,
+      message: `${shortfalls} earlier transaction(s) of these accounts disposed of more than the account held (a gap in the history), so the lots consumed by this year's lines may be wrong.`,
+    });
+  }
+
+  const notSynced = accounts.filter((account) => account.syncStatus !== 'synced');
+  if (notSynced.length > 0) {
+    const states = [...new Set(notSynced.map((account) => account.syncStatus))].sort().join(', ');
+    reasons.push({
+      code: ReadinessReasonCode.AccountNotSynced,
+      count: notSynced.length,
+      message: `${notSynced.length} account(s) are not synced (${states}): their transaction history may be incomplete.`,
+    });
+  }
+  return { status: reasons.length === 0 ? 'ready' : 'needs_review', reasons };
+}

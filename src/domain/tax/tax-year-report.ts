@@ -1,0 +1,147 @@
+/**
+ * A tax year's figures (design §7, docs/tax-report.md): the disposals of the selected accounts
+ * in the year, their Form 8949 lines, the form's readiness and the gains report's sums, from the
+ * very engine the balances use. Pure: the tax module selects the accounts and reads the ledger.
+ */
+import {
+  computeCostBasis,
+  disposalsInYear,
+  splitByTerm,
+  type CostBasisMethod,
+  type CostBasisResult,
+  type Disposal,
+  type LedgerEntry,
+  type TermTotals,
+} from '../cost-basis/index.js';
+import { sumExact } from '../money/exact-decimal.js';
+import { canonicalDecimal } from '../money/format.js';
+import {
+  addTotals,
+  sumLines,
+  toForm8949Lines,
+  type Custody,
+  type Form8949Line,
+  type LineTotals,
+} from './form-8949-lines.js';
+import { assessReadiness, type Readiness, type ReadinessAccount } from './readiness.js';
+
+/** Bitcoin's first year: nothing taxable in a crypto ledger is older. */
+export const FIRST_TAX_YEAR = 2009;
+
+/** What the report needs to know of an account. */
+export interface TaxAccount extends ReadinessAccount {
+  readonly address: string | null;
+  readonly chain: string | null;
+}
+
+export interface TaxYearInput {
+  readonly taxYear: number;
+  /** Upper-case ticker; undefined: every asset. */
+  readonly asset?: string;
+  readonly method: CostBasisMethod;
+  /** The accounts the report is about (one, or every account of the tenant). */
+  readonly accounts: readonly TaxAccount[];
+  /** Their entries and those of every account linked to them by own-account transfers. */
+  readonly entries: readonly LedgerEntry[];
+}
+
+export interface TaxYear {
+  readonly result: CostBasisResult;
+  /** Taxable disposals of the selected accounts (and asset) in the year. */
+  readonly disposals: readonly Disposal[];
+  readonly lines: readonly Form8949Line[];
+  readonly readiness: Readiness;
+}
+
+export interface TermLineTotals {
+  readonly shortTerm: LineTotals;
+  readonly longTerm: LineTotals;
+  readonly total: LineTotals;
+}
+
+export interface AssetGains extends TermLineTotals {
+  readonly symbol: string;
+  readonly transactions: number;
+}
+
+export interface GainsSummary {
+  /** Taxable disposals (sales and asset-paid fees) in the year: transactions, not lines. */
+  readonly transactions: number;
+  /** Sums of the cent-rounded Form 8949 lines. */
+  readonly totals: TermLineTotals;
+  readonly assets: readonly AssetGains[];
+  /** The engine's unrounded sums: what agrees with the balances' realizedGainLoss to the last digit. */
+  readonly exact: TermTotals;
+  /** Income received in the year (staking rewards...): ordinary income, not on Form 8949. Exact decimal text. */
+  readonly ordinaryIncomeUsd: string;
+}
+
+/** Wallets with an address on a chain are the client's own; everything else is held by a platform. */
+export function custodyOf(account: Pick<TaxAccount, 'address' | 'chain'>): Custody {
+  return account.address !== null && account.chain !== null ? 'self_custody' : 'custodial';
+}
+
+export function computeTaxYear(input: TaxYearInput): TaxYear {
+  const selectedIds = new Set(input.accounts.map((account) => account.id));
+  const custodyById = new Map(input.accounts.map((account) => [account.id, custodyOf(account)]));
+  const result = computeCostBasis(input.entries, { method: input.method });
+  const disposals = disposalsInYear(result, input.taxYear).filter(
+    (d) => selectedIds.has(d.accountId) && (input.asset === undefined || d.symbol === input.asset),
+  );
+  const lines = toForm8949Lines(disposals, input.taxYear, (id) => custodyById.get(id) ?? 'custodial');
+  const readiness = assessReadiness({
+    taxYear: input.taxYear,
+    asset: input.asset,
+    accounts: input.accounts,
+    entries: input.entries,
+    result,
+    lines,
+  });
+  return { result, disposals, lines, readiness };
+}
+
+/** The gains report's figures of a computed tax year. */
+export function summarizeGains(input: TaxYearInput, year: TaxYear): GainsSummary {
+  const { disposals, lines, result } = year;
+  const selectedIds = new Set(input.accounts.map((account) => account.id));
+  const income = result.incomeEvents.filter(
+    (event) =>
+      selectedIds.has(event.accountId) &&
+      event.receivedAt.getUTCFullYear() === input.taxYear &&
+      (input.asset === undefined || event.symbol === input.asset),
+  );
+  return {
+    transactions: countTransactions(disposals),
+    totals: termTotals(lines),
+    assets: [...linesBySymbol(lines)].map(([symbol, assetLines]) => ({
+      symbol,
+      transactions: countTransactions(disposals.filter((d) => d.symbol === symbol)),
+      ...termTotals(assetLines),
+    })),
+    exact: splitByTerm(disposals),
+    ordinaryIncomeUsd: canonicalDecimal(sumExact(income.map((e) => e.valueUsd))),
+  };
+}
+
+const compareBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function countTransactions(disposals: readonly Disposal[]): number {
+  return new Set(disposals.map((d) => `${d.accountId}\u0000${d.transactionId}`)).size;
+}
+
+export function termTotals(lines: readonly Form8949Line[]): TermLineTotals {
+  const shortTerm = sumLines(lines.filter((line) => line.term === 'short'));
+  const longTerm = sumLines(lines.filter((line) => line.term === 'long'));
+  return { shortTerm, longTerm, total: addTotals(shortTerm, longTerm) };
+}
+
+/** Lines grouped by asset (tickers in byte order), in one pass. */
+function linesBySymbol(lines: readonly Form8949Line[]): Map<string, Form8949Line[]> {
+  const groups = new Map<string, Form8949Line[]>();
+  for (const line of lines) {
+    const group = groups.get(line.symbol);
+    if (group) group.push(line);
+    else groups.set(line.symbol, [line]);
+  }
+  return new Map([...groups].sort(([a], [b]) => compareBytes(a, b)));
+}

@@ -1,0 +1,502 @@
+/**
+ * The served OpenAPI document describes what the service really answers (issue #13 item 2): live
+ * responses of EVERY operation, a success and at least one error each, are validated against the
+ * document by openapi-backend's response validator (ajv). The run fails when an operation of the
+ * document was not exercised, when a status or media type is not documented for the operation,
+ * or when a body does not match its schema.
+ *
+ * Two adjustments to a copy of the document, for the validator only: openapi-backend validates
+ * `application/json` bodies alone, so `application/problem+json` is given to it under that name;
+ * and named object schemas get `additionalProperties: false`, so a field the service sends but the
+ * document does not describe fails too (the document itself leaves them open, as is customary).
+ */
+import { OpenAPIBackend, type Document } from 'openapi-backend';
+import type { Response, Test } from 'supertest';
+import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
+import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+
+type Json = Record<string, unknown>;
+interface OperationObject {
+  operationId: string;
+  security?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, { content?: Record<string, unknown> }>;
+}
+type Doc = {
+  paths: Record<string, Record<string, OperationObject>>;
+  components: { schemas: Record<string, Json> };
+};
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const ACCOUNT = sandboxId('account:sandbox:coinbase-main');
+const INCONSISTENT_ACCOUNT = sandboxId('account:sandbox:kraken-legacy');
+const NOBODY = '00000000-0000-4000-8000-000000000000';
+
+/** The copy the validator sees: problem+json as JSON, named object schemas closed. */
+function forValidation(served: Doc): Doc {
+  const doc = structuredClone(served);
+  const inAllOf = new Set<string>();
+  JSON.stringify(doc, (key, value: unknown) => {
+    if (key === 'allOf' && Array.isArray(value))
+      for (const part of value as Json[]) if (typeof part.$ref === 'string') inAllOf.add(part.$ref);
+    return value;
+  });
+  for (const [name, schema] of Object.entries(doc.components.schemas)) {
+    if (
+      schema.properties &&
+      schema.additionalProperties === undefined &&
+      !inAllOf.has(`#/components/schemas/${name}`)
+    )
+      schema.additionalProperties = false;
+  }
+  for (const item of Object.values(doc.paths))
+    for (const operation of Object.values(item))
+      for (const response of Object.values(operation.responses ?? {})) {
+        const content = response.content;
+        if (content?.['application/problem+json'] && !content['application/json'])
+          content['application/json'] = content['application/problem+json'];
+      }
+  return doc;
+}
+
+describe('OpenAPI document against live responses (e2e)', () => {
+  let t: TestApp;
+  let served: Doc;
+  let api: OpenAPIBackend;
+  let partner: string;
+  let admin: string;
+  const outcomes = new Map<string, { success: number[]; error: number[] }>();
+  const problems: string[] = [];
+
+  const operation = (key: string): OperationObject => {
+    const [method, path] = key.split(' ');
+    const found = served.paths[path]?.[method.toLowerCase()];
+    if (!found) throw new Error(`${key} is not in the document`);
+    return found;
+  };
+
+  /** Sends the request, validates the answer against `key`'s documentation, records coverage. */
+  const call = async (key: string, request: Test): Promise<Response> => {
+    const res = await request;
+    const op = operation(key);
+    const status = String(res.status);
+    const entry = outcomes.get(key) ?? { success: [], error: [] };
+    outcomes.set(key, entry);
+    (res.status < 400 ? entry.success : entry.error).push(res.status);
+    const documented = op.responses[status];
+    if (!documented) {
+      problems.push(`${key}: status ${status} is not documented (${JSON.stringify(res.body)})`);
+      return res;
+    }
+    const media = String(res.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim();
+    if (!documented.content) {
+      if (res.text) problems.push(`${key} ${status}: a body (${media}) where the document says none`);
+      return res;
+    }
+    if (!documented.content[media]) {
+      problems.push(`${key} ${status}: media type ${media || '(none)'} is not documented`);
+      return res;
+    }
+    if (media === 'text/csv' || media === 'text/plain') return res;
+    const result = api.validator.validateResponse(res.body, op.operationId, res.status);
+    if (!result.valid)
+      problems.push(`${key} ${status}: ${JSON.stringify(result.errors)}\n  body: ${res.text.slice(0, 600)}`);
+    return res;
+  };
+
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    served = (await t.http.get('/docs-json').expect(200)).body;
+    api = new OpenAPIBackend({
+      definition: forValidation(served) as unknown as Document,
+      quick: false,
+      // ajv ignores formats it does not know; these are the ones the document uses.
+      customizeAjv: (ajv) => {
+        ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+        ajv.addFormat(
+          'date-time',
+          (text: string) =>
+            /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(text) &&
+            !Number.isNaN(Date.parse(text)),
+        );
+        ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
+        return ajv;
+      },
+    });
+    await api.init();
+    partner = await t.token();
+    admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    problems.length = 0;
+  });
+
+  it('auth operations answer as documented', async () => {
+    const token = 'POST /v1/api/token';
+    await call(
+      token,
+      t.http
+        .post('/v1/api/token')
+        .send({ clientId: SANDBOX.partner.clientId, clientSecret: SANDBOX.partner.secret }),
+    );
+    await call(
+      token,
+      t.http.post('/v1/api/token').set({
+        clientId: SANDBOX.partner.clientId,
+        clientSecret: SANDBOX.partner.secret,
+        accept: 'application/json',
+      }),
+    );
+    await call(token, t.http.post('/v1/api/token').send({}));
+    await call(
+      token,
+      t.http.post('/v1/api/token').send({ clientId: SANDBOX.partner.clientId, clientSecret: 'wrong' }),
+    );
+
+    const oauth = 'POST /oauth/token';
+    await call(
+      oauth,
+      t.http.post('/oauth/token').type('form').send({
+        grant_type: 'client_credentials',
+        client_id: SANDBOX.partner.clientId,
+        client_secret: SANDBOX.partner.secret,
+      }),
+    );
+    await call(oauth, t.http.post('/oauth/token').type('form').send({ grant_type: 'password' }));
+    await call(
+      oauth,
+      t.http
+        .post('/oauth/token')
+        .auth(SANDBOX.partner.clientId, 'wrong')
+        .type('form')
+        .send({ grant_type: 'client_credentials' }),
+    );
+
+    await call('GET /.well-known/jwks.json', t.http.get('/.well-known/jwks.json'));
+    await call('GET /.well-known/jwks.json', t.http.get('/.well-known/jwks.json?x=%00'));
+    expect(problems).toEqual([]);
+  });
+
+  it('account and integrity operations answer as documented (envelope)', async () => {
+    const list = await call('GET /v1/api/accounts', t.http.get('/v1/api/accounts').set(bearer(partner)));
+    await call('GET /v1/api/accounts', t.http.get('/v1/api/accounts?limit=0').set(bearer(partner)));
+    const first = (list.body.result.accounts as { collectionId: string; identity: string }[])[0];
+
+    const collection = 'GET /v1/api/account/collection/{collectionId}';
+    await call(
+      collection,
+      t.http.get(`/v1/api/account/collection/${first.collectionId}`).set(bearer(partner)),
+    );
+    await call(collection, t.http.get(`/v1/api/account/collection/${NOBODY}`).set(bearer(partner)));
+    await call(collection, t.http.get('/v1/api/account/collection/not-a-uuid').set(bearer(partner)));
+
+    const identity = 'GET /v1/api/account/identity/{identity}';
+    await call(
+      identity,
+      t.http.get(`/v1/api/account/identity/${encodeURIComponent(first.identity)}`).set(bearer(partner)),
+    );
+    await call(identity, t.http.get('/v1/api/account/identity/nobody').set(bearer(partner)));
+
+    const transactions = 'GET /v1/api/account/{accountId}/transactions';
+    await call(transactions, t.http.get(`/v1/api/account/${ACCOUNT}/transactions`).set(bearer(partner)));
+    await call(
+      transactions,
+      t.http.get(`/v1/api/account/${ACCOUNT}/transactions?from=2024-01-01&limit=5`).set(bearer(partner)),
+    );
+    await call(
+      transactions,
+      t.http.get(`/v1/api/account/${ACCOUNT}/transactions?to=soon`).set(bearer(partner)),
+    );
+    await call(transactions, t.http.get(`/v1/api/account/${NOBODY}/transactions`).set(bearer(partner)));
+
+    const balances = 'GET /v1/api/account/{accountId}/balances';
+    await call(balances, t.http.get(`/v1/api/account/${ACCOUNT}/balances`).set(bearer(partner)));
+    await call(balances, t.http.get(`/v1/api/account/${ACCOUNT}/balances`).set(bearer(partner))); // fast path
+    await call(balances, t.http.get(`/v1/api/account/${INCONSISTENT_ACCOUNT}/balances`).set(bearer(partner)));
+    await call(balances, t.http.get(`/v1/api/account/${NOBODY}/balances`).set(bearer(partner)));
+
+    const checksum = 'GET /v1/api/checksum';
+    await call(checksum, t.http.get('/v1/api/checksum').set(bearer(partner)));
+    await call(checksum, t.http.get('/v1/api/checksum?collectionId=nope').set(bearer(partner)));
+    expect(problems).toEqual([]);
+  });
+
+  it('admin operations answer as documented', async () => {
+    const create = 'POST /admin/accounts';
+    const created = await call(
+      create,
+      t.http
+        .post('/admin/accounts')
+        .set(bearer(admin))
+        .send({ tenant: 'sandbox', platform: 'coinbase', identity: 'openapi-check', source: 'csv' }),
+    );
+    await call(create, t.http.post('/admin/accounts').set(bearer(admin)).send({ platform: 'coinbase' }));
+    const id = created.body.accountId as string;
+
+    await call(
+      'GET /admin/accounts',
+      t.http.get('/admin/accounts?tenant=sandbox&limit=3').set(bearer(admin)),
+    );
+    await call('GET /admin/accounts', t.http.get('/admin/accounts?tenant=NOT%20A%20SLUG').set(bearer(admin)));
+    await call(
+      'GET /admin/accounts/{accountId}',
+      t.http.get(`/admin/accounts/${id}?tenant=sandbox`).set(bearer(admin)),
+    );
+    await call(
+      'GET /admin/accounts/{accountId}',
+      t.http.get(`/admin/accounts/${NOBODY}?tenant=sandbox`).set(bearer(admin)),
+    );
+
+    const importCsv = 'POST /admin/accounts/{accountId}/import';
+    const csv =
+      'transactionId,timestamp,symbol,direction,amount,price,fee,transferId\ntx-1,2024-01-02T03:04:05Z,BTC,buy,0.5,42000.10,12.60,\n';
+    await call(
+      importCsv,
+      t.http
+        .post(`/admin/accounts/${id}/import?tenant=sandbox`)
+        .set(bearer(admin))
+        .type('text/csv')
+        .send(csv),
+    );
+    await call(
+      importCsv,
+      t.http
+        .post(`/admin/accounts/${id}/import?tenant=sandbox`)
+        .set(bearer(admin))
+        .type('text/csv')
+        .send(`${csv}tx-2,yesterday,BTC,buy,1,1,,\n`),
+    );
+
+    const refresh = 'POST /admin/accounts/{accountId}/refresh';
+    await call(refresh, t.http.post(`/admin/accounts/${id}/refresh?tenant=sandbox`).set(bearer(admin)));
+    await call(refresh, t.http.post(`/admin/accounts/${NOBODY}/refresh?tenant=sandbox`).set(bearer(admin)));
+
+    const remove = 'DELETE /admin/accounts/{accountId}';
+    await call(remove, t.http.delete(`/admin/accounts/${id}?tenant=sandbox`).set(bearer(admin)));
+    await call(remove, t.http.delete(`/admin/accounts/${id}?tenant=sandbox`).set(bearer(admin)));
+    expect(problems).toEqual([]);
+  });
+
+  it('market, scores and portfolio operations answer as documented (problem+json errors)', async () => {
+    await call('GET /api/status', t.http.get('/api/status').set(bearer(partner)));
+    await call(
+      'GET /api/crypto-data/{symbols}',
+      t.http.get('/api/crypto-data/bitcoin,ethereum').set(bearer(partner)),
+    );
+    await call('GET /api/crypto-data/{symbols}', t.http.get('/api/crypto-data/,,,').set(bearer(partner)));
+    await call('GET /api/scores', t.http.get('/api/scores').set(bearer(partner)));
+
+    const score = 'POST /api/calculate-portfolio-score';
+    await call(
+      score,
+      t.http
+        .post('/api/calculate-portfolio-score')
+        .set(bearer(partner))
+        .send({ btcAllocation: 50, ethAllocation: 30, solAllocation: 20 }),
+    );
+    await call(
+      score,
+      t.http.post('/api/calculate-portfolio-score').set(bearer(partner)).send({ btcAllocation: 50 }),
+    );
+
+    await call('GET /api/portfolios', t.http.get('/api/portfolios').set(bearer(partner)));
+    const created = await call(
+      'POST /api/portfolios',
+      t.http
+        .post('/api/portfolios')
+        .set(bearer(partner))
+        .send({ name: 'OpenAPI check', allocations: { BTC: 60, ETH: 40 } }),
+    );
+    await call(
+      'POST /api/portfolios',
+      t.http
+        .post('/api/portfolios')
+        .set(bearer(partner))
+        .send({ name: 'Bad', allocations: { BTC: 60 } }),
+    );
+    const id = created.body.id as string;
+    const one = 'GET /api/portfolios/{id}';
+    await call(one, t.http.get(`/api/portfolios/${id}`).set(bearer(partner)));
+    await call(one, t.http.get(`/api/portfolios/${NOBODY}`).set(bearer(partner)));
+    const update = 'PUT /api/portfolios/{id}';
+    await call(
+      update,
+      t.http
+        .put(`/api/portfolios/${id}`)
+        .set(bearer(partner))
+        .send({ name: 'Renamed', allocations: { BTC: 100 } }),
+    );
+    await call(
+      update,
+      t.http
+        .put(`/api/portfolios/${NOBODY}`)
+        .set(bearer(partner))
+        .send({ name: 'X', allocations: { BTC: 100 } }),
+    );
+    const remove = 'DELETE /api/portfolios/{id}';
+    await call(remove, t.http.delete(`/api/portfolios/${id}`).set(bearer(partner)));
+    await call(remove, t.http.delete(`/api/portfolios/${id}`).set(bearer(partner)));
+    expect(problems).toEqual([]);
+  });
+
+  it('report, score and projection operations answer as documented (problem+json errors)', async () => {
+    const gains = 'GET /taip/gains-report';
+    await call(gains, t.http.get('/taip/gains-report?tax_year=2024').set(bearer(partner)));
+    await call(gains, t.http.get('/taip/gains-report?tax_year=24').set(bearer(partner)));
+    await call(
+      gains,
+      t.http.get(`/taip/gains-report?tax_year=2024&account_id=${NOBODY}`).set(bearer(partner)),
+    );
+    const form = 'GET /taip/form-8949';
+    await call(form, t.http.get('/taip/form-8949?tax_year=2024').set(bearer(partner)));
+    await call(form, t.http.get('/taip/form-8949?tax_year=2024&format=csv').set(bearer(partner)));
+    await call(form, t.http.get('/taip/form-8949?tax_year=2024&format=pdf').set(bearer(partner)));
+
+    const evaluate = 'POST /qscore/evaluate';
+    await call(
+      evaluate,
+      t.http
+        .post('/qscore/evaluate')
+        .set(bearer(partner))
+        .send({ account_id: ACCOUNT, as_of_date: '2025-01-01' }),
+    );
+    await call(evaluate, t.http.post('/qscore/evaluate').set(bearer(partner)).send({ account_id: ACCOUNT }));
+    await call(
+      evaluate,
+      t.http
+        .post('/qscore/evaluate')
+        .set(bearer(partner))
+        .send({ account_id: NOBODY, as_of_date: '2025-01-01' }),
+    );
+
+    await call('GET /portfolio/summary', t.http.get('/portfolio/summary').set(bearer(partner)));
+    await call(
+      'GET /portfolio/summary',
+      t.http.get(`/portfolio/summary?account_id=${ACCOUNT}`).set(bearer(partner)),
+    );
+    await call(
+      'GET /portfolio/summary',
+      t.http.get('/portfolio/summary?account_id=nope').set(bearer(partner)),
+    );
+    await call('GET /qeychain/wallets', t.http.get('/qeychain/wallets?limit=2').set(bearer(partner)));
+    await call('GET /qeychain/wallets', t.http.get('/qeychain/wallets?limit=201').set(bearer(partner)));
+
+    const simulate = 'POST /qsim/simulate';
+    await call(
+      simulate,
+      t.http
+        .post('/qsim/simulate')
+        .set(bearer(partner))
+        .send({
+          portfolio: [{ symbol: 'BTC', weight: 1 }],
+          horizon_years: 2,
+          scenarios: ['bull', 'base', 'bear'],
+          seed: 7,
+        }),
+    );
+    await call(
+      simulate,
+      t.http
+        .post('/qsim/simulate')
+        .set(bearer(partner))
+        .send({ portfolio: [{ symbol: 'BTC', weight: 0.5 }], horizon_years: 2, scenarios: ['base'] }),
+    );
+    const roi = 'GET /roi/projection';
+    await call(roi, t.http.get('/roi/projection?principal_usd=10000&horizon_years=5').set(bearer(partner)));
+    await call(roi, t.http.get('/roi/projection?principal_usd=10000&horizon_years=500').set(bearer(partner)));
+    expect(problems).toEqual([]);
+  });
+
+  it('every secured operation answers 401 without a token and 403 without its scope; every body operation 413 past the limit', async () => {
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!METHODS.includes(method)) continue;
+        const key = `${method.toUpperCase()} ${path}`;
+        const url = path.replace(/\{[^}]+\}/g, (name) => (name === '{symbols}' ? 'bitcoin' : ACCOUNT));
+        const send = (token?: string) => {
+          const request = t.http[method as 'get'](url);
+          return token ? request.set(bearer(token)) : request;
+        };
+        if ((op.security ?? []).length) {
+          const noToken = await call(key, send());
+          expect([key, noToken.status]).toEqual([key, 401]);
+          const wrongScope = await call(key, send(path.startsWith('/admin/') ? partner : admin));
+          if (path.startsWith('/admin/')) expect([key, wrongScope.status]).toEqual([key, 403]);
+        }
+        if (op.requestBody) {
+          const tooLarge = await call(
+            key,
+            send((op.security ?? []).length ? partner : undefined)
+              .type('json')
+              .send(JSON.stringify({ padding: 'x'.repeat(110_000) })),
+          );
+          expect([key, tooLarge.status]).toEqual([key, 413]);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('429 answers (envelope, problem+json, RFC 6749) are documented, with Retry-After', async () => {
+    const limited = await startTestApp({
+      RATE_LIMIT_PER_MINUTE: '2',
+      MARKET_RATE_LIMIT_PER_MINUTE: '2',
+      TOKEN_RATE_LIMIT_PER_MINUTE: '2',
+    });
+    try {
+      const token = await limited.token(); // one of the two token requests of this minute
+      // Up to 80 tries: limits other than these three (per source address, say) may come first.
+      const untilLimited = async (key: string, send: () => Test) => {
+        for (let attempt = 0; attempt < 80; attempt++) {
+          const res = await call(key, send());
+          if (res.status === 429) {
+            expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+            expect(operation(key).responses['429']).toMatchObject({
+              headers: { 'Retry-After': expect.any(Object) },
+            });
+            return;
+          }
+        }
+        throw new Error(`${key}: never limited`);
+      };
+      await untilLimited('GET /api/status', () => limited.http.get('/api/status').set(bearer(token)));
+      await untilLimited('GET /v1/api/accounts', () =>
+        limited.http.get('/v1/api/accounts').set(bearer(token)),
+      );
+      await untilLimited('POST /v1/api/token', () =>
+        limited.http
+          .post('/v1/api/token')
+          .send({ clientId: SANDBOX.tenantB.clientId, clientSecret: 'wrong' }),
+      );
+      await untilLimited('POST /oauth/token', () =>
+        limited.http
+          .post('/oauth/token')
+          .auth(SANDBOX.tenantB.clientId, 'wrong')
+          .type('form')
+          .send({ grant_type: 'client_credentials' }),
+      );
+    } finally {
+      await limited.close();
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('exercised every operation of the document with a success and an error', () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const method of Object.keys(item).filter((m) => METHODS.includes(m))) {
+        const key = `${method.toUpperCase()} ${path}`;
+        const seen = outcomes.get(key);
+        if (!seen?.success.length) missing.push(`${key}: no success`);
+        if (!seen?.error.length) missing.push(`${key}: no error`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(outcomes.size).toBe(31);
+  });
+});

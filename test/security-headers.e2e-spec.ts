@@ -1,0 +1,123 @@
+/**
+ * Security headers (issue #13 item 12, helmet): every answer says `X-Content-Type-Options: nosniff`
+ * and never `X-Powered-By`, envelope and problem bodies alike, the cached balances fast path (which
+ * writes its answers itself) included; HSTS only in production; Swagger UI keeps a policy it can
+ * work under (the browser test drives it).
+ */
+import { jest } from '@jest/globals';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request, { type Response } from 'supertest';
+import { createApp } from '../src/app.factory.js';
+import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
+import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
+import {
+  createTestSchema,
+  SANDBOX,
+  startTestApp,
+  testConfig,
+  usingPostgres,
+  type TestApp,
+} from './support/test-app.js';
+
+const expectBaseline = (res: Response) => {
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(res.headers['x-powered-by']).toBeUndefined();
+  expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+  expect(res.headers['referrer-policy']).toBe('no-referrer');
+};
+
+describe('security headers (e2e)', () => {
+  let t: TestApp;
+  const intercepted = jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    intercepted.mockRestore();
+    await t.close();
+  });
+
+  it('are on /v1/api answers (envelope) and their errors, without HSTS outside production', async () => {
+    const ok = await t.http
+      .post('/v1/api/token')
+      .send({ clientId: SANDBOX.partner.clientId, clientSecret: SANDBOX.partner.secret })
+      .expect(200);
+    expectBaseline(ok);
+    expect(ok.headers['strict-transport-security']).toBeUndefined();
+    const bad = await t.http.post('/v1/api/token').send({}).expect(400);
+    expectBaseline(bad);
+    expect(bad.body.isError).toBe(true);
+  });
+
+  it('are on problem+json answers (401, unknown route 404) and on the OAuth endpoint', async () => {
+    const unauthorized = await t.http.get('/api/status').expect(401);
+    expect(unauthorized.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expectBaseline(unauthorized);
+    const missing = await t.http.get('/no/such/route').expect(404);
+    expectBaseline(missing);
+    const oauth = await t.http.post('/oauth/token').type('form').send({ grant_type: 'password' }).expect(400);
+    expectBaseline(oauth);
+    expect(oauth.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('are on a cached balances answer from the fast path, exactly as on the route', async () => {
+    const token = await t.token();
+    const path = `/v1/api/account/${sandboxId('account:sandbox:coinbase-main')}/balances`;
+    intercepted.mockClear();
+    const viaRoute = await t.http.get(path).set('Authorization', `Bearer ${token}`).expect(200);
+    expect(intercepted).toHaveBeenCalledTimes(1);
+    intercepted.mockClear();
+    const viaFastPath = await t.http.get(path).set('Authorization', `Bearer ${token}`).expect(200);
+    expect(intercepted).not.toHaveBeenCalled(); // answered by CachedBalancesMiddleware
+    for (const res of [viaRoute, viaFastPath]) {
+      expectBaseline(res);
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+    expect(viaFastPath.headers['content-security-policy']).toBe(viaRoute.headers['content-security-policy']);
+  });
+
+  it('let Swagger UI load its own scripts and styles (same-origin policy, no external validator)', async () => {
+    const page = await t.http.get('/docs').redirects(1).expect(200);
+    expectBaseline(page);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toMatch(/style-src 'self'[^;]* 'unsafe-inline'/);
+    expect(csp).toContain("img-src 'self' data:");
+    expect(csp).not.toContain('upgrade-insecure-requests'); // would break http://localhost
+    const init = await t.http.get('/docs/swagger-ui-init.js').expect(200);
+    expect(init.text).toContain('"validatorUrl": null');
+  });
+});
+
+describe('security headers in production (e2e)', () => {
+  let app: NestExpressApplication;
+  let dropSchema: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    // The production configuration as far as headers go: loadConfig would also demand a Postgres
+    // server, JWT keys and an encryption key, none of which changes a header.
+    const schema = usingPostgres() ? await createTestSchema() : undefined;
+    dropSchema = schema?.drop;
+    const config = Object.assign(testConfig({}, schema?.schema), { NODE_ENV: 'production' as const });
+    expect(config.isProduction).toBe(true);
+    app = await createApp(config, { logs: false });
+    await app.init();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await dropSchema?.();
+  });
+
+  it('add HSTS (one year, subdomains) and upgrade-insecure-requests', async () => {
+    const http = request(app.getHttpServer());
+    for (const res of [
+      await http.get('/api/status').expect(401),
+      await http.post('/v1/api/token').send({}).expect(400),
+    ]) {
+      expectBaseline(res);
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+    }
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * POST /qsim/simulate off the request thread (issue 13 item 6): simulations run in a worker pool,
+ * so liveness and cached reads stay fast while the heaviest allowed simulations run; concurrent
+ * simulations are capped per client (429) and per instance (503), both with Retry-After; the
+ * work is bounded (400 naming horizon_years); the worker computes exactly what the request's
+ * thread computed before.
+ */
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Response } from 'supertest';
+import { ManualClock } from '../src/common/clock/clock.js';
+import { formatPercent, formatUsd } from '../src/domain/money/format.js';
+import { simulatePortfolio } from '../src/domain/simulation/monte-carlo.js';
+import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
+import { MarketHistoryService } from '../src/modules/simulation/market-history.service.js';
+import { SimulationPool } from '../src/modules/simulation/simulation-pool.js';
+import { ClientsService } from '../src/modules/tenancy/clients.service.js';
+import { bearer } from './factories/accounts.factory.js';
+import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+
+const START = new Date('2026-03-15T12:00:00.000Z');
+/** The sandbox's 30 assets with stored history. */
+const SYMBOLS = [
+  'BTC', 'ETH', 'USDT', 'XRP', 'BNB', 'SOL', 'DOGE', 'USDC', 'ADA', 'TRX',
+  'AVAX', 'LINK', 'HBAR', 'XLM', 'DOT', 'BCH', 'UNI', 'LTC', 'NEAR', 'APT',
+  'AAVE', 'ICP', 'ETC', 'XMR', 'POL', 'ARB', 'ALGO', 'FIL', 'ATOM', 'OP',
+]; // prettier-ignore
+/** The documented default budget: assets × horizon_years ≤ 600 (10,000 paths × 12 steps a year). */
+const BUDGET_ASSET_YEARS = 600;
+const LATENCY_LIMIT_MS = 500;
+
+const equalWeights = (symbols: readonly string[]) =>
+  symbols.map((symbol, i) => ({
+    symbol,
+    weight: i === 0 ? 1 - (symbols.length - 1) * 0.03125 : 0.03125,
+  }));
+/** The heaviest request the budget allows with every sandbox asset: 30 assets × 20 years. */
+const HEAVIEST = {
+  portfolio: equalWeights(SYMBOLS),
+  horizon_years: Math.floor(BUDGET_ASSET_YEARS / SYMBOLS.length),
+  scenarios: ['bull', 'base', 'bear'],
+  seed: 7,
+};
+
+/** Long enough (seconds) to hold a slot while another request comes in. */
+const LONG = { ...HEAVIEST, horizon_years: 5 };
+const SHORT = { ...HEAVIEST, portfolio: [{ symbol: 'BTC', weight: 1 }], horizon_years: 1 };
+
+describe('POST /qsim/simulate in the worker pool (e2e)', () => {
+  let t: TestApp;
+  let partner: string;
+  let partnerB: string;
+
+  beforeAll(async () => {
+    // One worker and room for one more waiting: the instance holds two simulations at a time.
+    t = await startTestApp(
+      { SIMULATION_WORKERS: '1', SIMULATION_QUEUE: '1', SIMULATION_PER_CLIENT: '1' },
+      { clock: new ManualClock(START) },
+    );
+    partner = await t.token();
+    partnerB = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
+  });
+  let closed = false;
+  afterAll(async () => {
+    if (!closed) await t.close();
+  });
+
+  const simulate = (token: string, body: unknown) =>
+    t.http
+      .post('/qsim/simulate')
+      .set(bearer(token))
+      .send(body as object);
+
+  /** Until `count` simulations are admitted (loading history, running or waiting for a worker). */
+  const admitted = async (count: number) => {
+    const pool = t.app.get(SimulationPool);
+    while (pool.inFlight < count) await sleep(10);
+  };
+
+  it('computes the same figures as the request thread did before the pool (same seed, same body)', async () => {
+    const body = {
+      portfolio: [
+        { symbol: 'BTC', weight: 0.6 },
+        { symbol: 'ETH', weight: 0.3 },
+        { symbol: 'SOL', weight: 0.1 },
+      ],
+      horizon_years: 2,
+      scenarios: ['bull', 'base', 'bear'],
+      seed: 42,
+    };
+    const res = await simulate(partner, body).expect(200);
+    // Pinned from the in-thread simulator (commit ea1292a, before the worker pool).
+    expect(res.body).toEqual({
+      scenarios: [
+        { name: 'bull', cagr: '214.08%', terminal_usd: '$98,643.19' },
+        { name: 'base', cagr: '82.94%', terminal_usd: '$33,465.82' },
+        { name: 'bear', cagr: '6.64%', terminal_usd: '$11,371.68' },
+      ],
+      seed: 42,
+      principal_usd: 10000,
+      horizon_years: 2,
+      paths: 10000,
+      steps_per_year: 12,
+      history_from: '2020-01-02',
+      history_to: '2026-03-15',
+      history_days: 2265,
+    });
+
+    // And the pure simulator, run here on the same stored history, agrees to the last digit.
+    const history = t.app.get(MarketHistoryService);
+    const aligned = await history.alignedDailyLogReturns(['BTC', 'ETH', 'SOL']);
+    const inThread = simulatePortfolio({
+      assets: body.portfolio,
+      dailyLogReturns: aligned.dailyLogReturns,
+      horizonYears: 2,
+      seed: 42,
+    });
+    expect(res.body.scenarios).toEqual(
+      inThread.scenarios.map((s) => ({
+        name: s.name,
+        cagr: formatPercent(s.cagr),
+        terminal_usd: formatUsd(s.terminalUsd),
+      })),
+    );
+  });
+
+  it('keeps liveness and a cached read fast while the heaviest allowed simulations run', async () => {
+    const balancesPath = `/v1/api/account/${sandboxId('account:sandbox:kraken-trading')}/balances`;
+    await t.http.get(balancesPath).set(bearer(partner)).expect(200); // now cached
+    const started = performance.now();
+    const running = [simulate(partner, HEAVIEST), simulate(partnerB, HEAVIEST)];
+    let finished = false;
+    void Promise.allSettled(running).then(() => (finished = true));
+    const live: number[] = [];
+    const cached: number[] = [];
+    await admitted(2); // both under way: one running, one waiting for the worker
+    while (!finished) {
+      let at = performance.now();
+      await t.http.get('/health/live').expect(200);
+      live.push(performance.now() - at);
+      at = performance.now();
+      await t.http.get(balancesPath).set(bearer(partner)).expect(200);
+      cached.push(performance.now() - at);
+      await sleep(100);
+    }
+    const results = await Promise.all(running);
+    const elapsed = performance.now() - started;
+    for (const res of results) expect(res.status).toBe(200);
+    expect(results[0].body.horizon_years).toBe(HEAVIEST.horizon_years);
+    const worst = (samples: number[]) => Math.round(Math.max(...samples));
+    console.log(
+      `two heaviest simulations (${SYMBOLS.length} assets × ${HEAVIEST.horizon_years} years) in ${Math.round(elapsed)} ms; ` +
+        `liveness worst ${worst(live)} ms of ${live.length}, cached balances worst ${worst(cached)} ms of ${cached.length}`,
+    );
+    expect(worst(live)).toBeLessThan(LATENCY_LIMIT_MS);
+    expect(worst(cached)).toBeLessThan(LATENCY_LIMIT_MS);
+    expect(live.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('answers 429 with Retry-After beyond the per-client cap, and the client may go on afterwards', async () => {
+    const first = simulate(partner, LONG).then((res) => res);
+    await admitted(1);
+    expectBusy(await simulate(partner, SHORT), 429, 'too_many_simulations');
+    // Another client is not held back by this one's cap.
+    const other = await simulate(partnerB, SHORT).expect(200);
+    expect(other.body.horizon_years).toBe(1);
+    expect((await first).status).toBe(200);
+    await simulate(partner, SHORT).expect(200);
+  });
+
+  it('answers 503 with Retry-After when every worker is busy and the queue is full', async () => {
+    const third = await t.app.get(ClientsService).createClient('sandbox', ['partner'], 'simulate-third');
+    const thirdToken = await t.token(third.clientId, third.clientSecret);
+    const running = [simulate(partner, LONG).then((r) => r), simulate(partnerB, LONG).then((r) => r)];
+    await admitted(2);
+    expectBusy(await simulate(thirdToken, SHORT), 503, 'simulations_busy');
+    for (const done of await Promise.all(running)) expect(done.status).toBe(200);
+    await simulate(thirdToken, SHORT).expect(200);
+  });
+
+  it('answers 400 naming horizon_years when assets × years exceed the budget', async () => {
+    const res = await simulate(partner, { ...HEAVIEST, horizon_years: HEAVIEST.horizon_years + 1 }).expect(
+      400,
+    );
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body.errors).toEqual({
+      horizon_years: [
+        `With 30 assets, horizon_years may be at most 20: assets × horizon_years must not exceed ${BUDGET_ASSET_YEARS} (10,000 paths × 12 steps a year each).`,
+      ],
+    });
+    const fifty = await simulate(partner, {
+      ...HEAVIEST,
+      portfolio: equalWeights(SYMBOLS.slice(0, 13)),
+      horizon_years: 50,
+    }).expect(400);
+    expect(Object.keys(fifty.body.errors)).toEqual(['horizon_years']);
+    expect(fifty.body.errors.horizon_years[0]).toMatch(/^With 13 assets, horizon_years may be at most 46:/);
+  });
+
+  it('ends its worker threads when the application closes', async () => {
+    await simulate(partner, SHORT).expect(200);
+    const pool = t.app.get(SimulationPool);
+    const piscina = (pool as unknown as { pool: { threads: unknown[] } }).pool;
+    expect(pool.threads).toBe(1);
+    const started = performance.now();
+    closed = true;
+    await t.close();
+    expect(piscina.threads).toHaveLength(0);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
+
+function expectBusy(res: Response, status: number, reason: string): void {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+  expect(res.headers['retry-after']).toBe('5');
+  expect(res.body).toMatchObject({ status, reason, instance: '/qsim/simulate' });
+  expect(res.body.detail).toMatch(/retry after 5 seconds/);
+}
