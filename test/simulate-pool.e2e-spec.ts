@@ -27,7 +27,15 @@ const SYMBOLS = [
 ]; // prettier-ignore
 /** The documented default budget: assets × horizon_years ≤ 600 (10,000 paths × 12 steps a year). */
 const BUDGET_ASSET_YEARS = 600;
-const LATENCY_LIMIT_MS = 500;
+/**
+ * Latency bounds while the heaviest simulations run. A simulation on the request thread would
+ * stall it for seconds (each takes ~6 s), so the worst sample must stay far below that; the
+ * 95th percentile must stay fast. A single sample is not held to the tight bound: CI runs two
+ * test files at once on two cores beside the worker thread, and one scheduling or GC hiccup of
+ * the test process itself (513 ms once in CI, 44-86 ms alone) says nothing about the service.
+ */
+const P95_LIMIT_MS = 250;
+const WORST_LIMIT_MS = 2000;
 
 const equalWeights = (symbols: readonly string[]) =>
   symbols.map((symbol, i) => ({
@@ -148,12 +156,17 @@ describe('POST /qsim/simulate in the worker pool (e2e)', () => {
     for (const res of results) expect(res.status).toBe(200);
     expect(results[0].body.horizon_years).toBe(HEAVIEST.horizon_years);
     const worst = (samples: number[]) => Math.round(Math.max(...samples));
+    const p95 = (samples: number[]) =>
+      Math.round([...samples].sort((a, b) => a - b)[Math.ceil(samples.length * 0.95) - 1]);
     console.log(
       `two heaviest simulations (${SYMBOLS.length} assets × ${HEAVIEST.horizon_years} years) in ${Math.round(elapsed)} ms; ` +
-        `liveness worst ${worst(live)} ms of ${live.length}, cached balances worst ${worst(cached)} ms of ${cached.length}`,
+        `liveness p95 ${p95(live)} ms, worst ${worst(live)} ms of ${live.length}; ` +
+        `cached balances p95 ${p95(cached)} ms, worst ${worst(cached)} ms of ${cached.length}`,
     );
-    expect(worst(live)).toBeLessThan(LATENCY_LIMIT_MS);
-    expect(worst(cached)).toBeLessThan(LATENCY_LIMIT_MS);
+    expect(p95(live)).toBeLessThan(P95_LIMIT_MS);
+    expect(p95(cached)).toBeLessThan(P95_LIMIT_MS);
+    expect(worst(live)).toBeLessThan(WORST_LIMIT_MS);
+    expect(worst(cached)).toBeLessThan(WORST_LIMIT_MS);
     expect(live.length).toBeGreaterThanOrEqual(3);
   });
 
