@@ -5,10 +5,15 @@
  * GET /taip/gains-report?tax_year=…&account_id=… timed over HTTP (p50 of N runs after a warm-up),
  * with the split between loading the ledger and the cost-basis engine, and Form 8949 as CSV.
  *
+ * The floor (issue 16): reading the account's ledger rows, timed in the same run as the reports,
+ * both as a bare `pg` SELECT of the same rows and through the service's own ledger read. Each
+ * report's p50 is printed as a ratio to them (target ≤ 3× the rows' read). `sha256` of each body
+ * (the account id replaced) shows that no computed figure changed between two builds.
+ *
  *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/gains-report.mjs \
  *     [--transactions 100000] [--runs 10] [--year 2024]
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -163,13 +168,41 @@ try {
     Math.ceil(RUNS / 2),
   );
 
-  // Where the time goes: loading the ledger, then the engine.
-  started = performance.now();
-  const { entries } = await app.get(LedgerService).ledgerForAccount(tenantId, { id: accountId });
-  const ledgerMs = Math.round(performance.now() - started);
-  started = performance.now();
-  const result = computeCostBasis(entries, { method: 'fifo' });
-  const engineMs = Math.round(performance.now() - started);
+  // Where the time goes: loading the ledger, then the engine (p50 of a few runs each).
+  const p50 = async (runs, action) => {
+    const times = [];
+    let value;
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      value = await action();
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    return { ms: Math.round(times[Math.floor((times.length - 1) / 2)]), value };
+  };
+  const FLOOR_RUNS = Math.max(3, Math.ceil(RUNS / 2));
+  const rawRead = await p50(FLOOR_RUNS, async () => {
+    const { rows } = await admin.query(
+      `SELECT account_id, transaction_id, symbol, direction, amount, price_usd, fee_usd, occurred_at, transfer_id
+       FROM "transaction" WHERE tenant_id = $1 AND account_id = $2`,
+      [tenantId, accountId],
+    );
+    return rows.length;
+  });
+  const ledgerRead = await p50(FLOOR_RUNS, () =>
+    app.get(LedgerService).ledgerForAccount(tenantId, { id: accountId }),
+  );
+  const { entries } = ledgerRead.value;
+  const engine = await p50(FLOOR_RUNS, async () => computeCostBasis(entries, { method: 'fifo' }));
+  const result = engine.value;
+  const ledgerMs = ledgerRead.ms;
+  const engineMs = engine.ms;
+  const bodyHash = (body) =>
+    createHash('sha256').update(body.replaceAll(accountId, '<account>')).digest('hex');
+  const ratio = (ms) => ({
+    vsRowsRead: `${(ms / rawRead.ms).toFixed(2)}x`,
+    vsServiceLedgerRead: `${(ms / ledgerRead.ms).toFixed(2)}x`,
+  });
 
   const gains = JSON.parse(report.body);
   console.log(
@@ -201,6 +234,23 @@ try {
           bytes: Buffer.byteLength(csv.body),
         },
         split: { loadLedgerMs: ledgerMs, costBasisEngineMs: engineMs },
+        floor: {
+          rowsReadMs: rawRead.ms,
+          rows: rawRead.value,
+          serviceLedgerReadMs: ledgerRead.ms,
+          runs: FLOOR_RUNS,
+        },
+        ratios: {
+          target: '<= 3x the rows read',
+          gainsReport: ratio(report.p50Ms),
+          gainsReportHifo: ratio(hifo.p50Ms),
+          form8949Csv: ratio(csv.p50Ms),
+        },
+        sha256: {
+          gainsReport: bodyHash(report.body),
+          gainsReportHifo: bodyHash(hifo.body),
+          form8949Csv: bodyHash(csv.body),
+        },
       },
       null,
       2,

@@ -2,10 +2,9 @@
  * The cost-basis engine: the one place where lots, disposals, gains and income are made,
  * for account balances and for the tax gains report / Form 8949 alike, so the two can
  * never disagree. Pure: plain readonly entries in, plain result out; no framework, no I/O,
- * no clock. Exact decimals throughout; nothing is rounded to cents here (that happens at
+ * no clock. Exact decimals throughout (scaled integers, scaled-decimal.ts); nothing is rounded to cents here (that happens at
  * the API edge). The rules are specified in docs/cost-basis.md; change them there first.
  */
-import type { Decimal } from 'decimal.js';
 import { InvalidLedgerEntryError } from './cost-basis.errors.js';
 import { DIRECTIONS, isDirection } from './directions.js';
 import type {
@@ -21,11 +20,19 @@ import type {
   RemovalReason,
   UnknownBasisReason,
 } from './cost-basis.types.js';
-import { allocateProRata, parseDecimal, sumDecimals, toCanonical, ZERO } from './exact-decimal.js';
 import { holdingTerm } from './holding-period.js';
 import { LotBook, takeInOrder, type LotPiece } from './lot-book.js';
 import { compareForProcessing } from './processing-order.js';
+import {
+  allocateScaledProRata,
+  parseScaled,
+  SCALED_ZERO,
+  type ScaledDecimal,
+  sumScaled,
+} from './scaled-decimal.js';
 import { matchTransfers, type TransferMatches } from './transfer-matching.js';
+
+const toCanonical = (value: ScaledDecimal): string => value.toCanonical();
 
 /** Applies `entries` (any order, any number of the tenant's accounts) and returns lots, disposals, income and issues. */
 export function computeCostBasis(
@@ -40,9 +47,9 @@ export function computeCostBasis(
 /** A validated entry with its decimals parsed once. */
 interface ParsedEntry {
   readonly entry: LedgerEntry;
-  readonly amount: Decimal;
-  readonly priceUsd: Decimal;
-  readonly feeUsd: Decimal;
+  readonly amount: ScaledDecimal;
+  readonly priceUsd: ScaledDecimal;
+  readonly feeUsd: ScaledDecimal;
 }
 
 function parseLedgerEntry(entry: LedgerEntry): ParsedEntry {
@@ -64,11 +71,11 @@ function parseLedgerEntry(entry: LedgerEntry): ParsedEntry {
   if (!(entry.timestamp instanceof Date) || Number.isNaN(entry.timestamp.getTime())) {
     throw invalid('timestamp', 'must be a valid Date');
   }
-  const amount = parseDecimal(entry.amount);
-  if (amount === null || !amount.greaterThan(0)) throw invalid('amount', 'must be decimal text > 0');
-  const priceUsd = parseDecimal(entry.priceUsd);
+  const amount = parseScaled(entry.amount);
+  if (amount === null || !amount.isPositive()) throw invalid('amount', 'must be decimal text > 0');
+  const priceUsd = parseScaled(entry.priceUsd);
   if (priceUsd === null || priceUsd.isNegative()) throw invalid('priceUsd', 'must be decimal text >= 0');
-  const feeUsd = entry.feeUsd === undefined ? ZERO : parseDecimal(entry.feeUsd);
+  const feeUsd = entry.feeUsd === undefined ? SCALED_ZERO : parseScaled(entry.feeUsd);
   if (feeUsd === null || feeUsd.isNegative()) throw invalid('feeUsd', 'must be decimal text >= 0');
   return { entry, amount, priceUsd, feeUsd };
 }
@@ -148,7 +155,7 @@ class CostBasisEngine {
     };
   }
 
-  private openKnownBasisLot(entry: LedgerEntry, quantity: Decimal, costBasisUsd: Decimal): void {
+  private openKnownBasisLot(entry: LedgerEntry, quantity: ScaledDecimal, costBasisUsd: ScaledDecimal): void {
     this.lotBook.open(entry.accountId, entry.symbol, {
       quantity,
       costBasisUsd,
@@ -158,7 +165,7 @@ class CostBasisEngine {
     });
   }
 
-  private receiveIncome(entry: LedgerEntry, quantity: Decimal, valueUsd: Decimal): void {
+  private receiveIncome(entry: LedgerEntry, quantity: ScaledDecimal, valueUsd: ScaledDecimal): void {
     this.openKnownBasisLot(entry, quantity, valueUsd);
     this.incomeEvents.push({
       accountId: entry.accountId,
@@ -170,10 +177,10 @@ class CostBasisEngine {
     });
   }
 
-  private openUnknownBasisLot(entry: LedgerEntry, quantity: Decimal, reason: UnknownBasisReason): void {
+  private openUnknownBasisLot(entry: LedgerEntry, quantity: ScaledDecimal, reason: UnknownBasisReason): void {
     this.lotBook.open(entry.accountId, entry.symbol, {
       quantity,
-      costBasisUsd: ZERO,
+      costBasisUsd: SCALED_ZERO,
       acquiredAt: entry.timestamp,
       basisKnown: false,
       originTransactionId: entry.transactionId,
@@ -189,13 +196,13 @@ class CostBasisEngine {
    */
   private disposeTaxably(
     entry: LedgerEntry,
-    quantity: Decimal,
-    proceedsUsd: Decimal,
+    quantity: ScaledDecimal,
+    proceedsUsd: ScaledDecimal,
     direction: Disposal['direction'],
   ): void {
     const { taken, missingQuantity } = this.lotBook.take(entry.accountId, entry.symbol, quantity);
     const pieces: (LotPiece | null)[] = [...taken];
-    if (missingQuantity.greaterThan(0)) {
+    if (missingQuantity.isPositive()) {
       this.flagInsufficientHoldings(entry, missingQuantity);
       pieces.push(null);
     }
@@ -206,9 +213,9 @@ class CostBasisEngine {
       const isLast = index === pieces.length - 1;
       const pieceProceedsUsd = isLast
         ? proceedsLeftUsd
-        : allocateProRata(proceedsUsd, pieceQuantity, quantity);
+        : allocateScaledProRata(proceedsUsd, pieceQuantity, quantity);
       proceedsLeftUsd = proceedsLeftUsd.minus(pieceProceedsUsd);
-      const costBasisUsd = piece?.costBasisUsd ?? ZERO;
+      const costBasisUsd = piece?.costBasisUsd ?? SCALED_ZERO;
       this.disposals.push({
         accountId: entry.accountId,
         transactionId: entry.transactionId,
@@ -226,16 +233,16 @@ class CostBasisEngine {
       });
     });
 
-    const unknownBasisQuantity = sumDecimals(taken.filter((p) => !p.basisKnown).map((p) => p.quantity));
-    if (unknownBasisQuantity.greaterThan(0)) {
+    const unknownBasisQuantity = sumScaled(taken.filter((p) => !p.basisKnown).map((p) => p.quantity));
+    if (unknownBasisQuantity.isPositive()) {
       this.flagUnknownBasis(entry, unknownBasisQuantity, 'disposed_unknown_basis_lot');
     }
   }
 
   /** Quantity leaves the tenant's books without a taxable event (e.g. sent to an unknown address). */
-  private removeNonTaxably(entry: LedgerEntry, quantity: Decimal, reason: RemovalReason): void {
+  private removeNonTaxably(entry: LedgerEntry, quantity: ScaledDecimal, reason: RemovalReason): void {
     const { taken, missingQuantity } = this.lotBook.take(entry.accountId, entry.symbol, quantity);
-    if (missingQuantity.greaterThan(0)) this.flagInsufficientHoldings(entry, missingQuantity);
+    if (missingQuantity.isPositive()) this.flagInsufficientHoldings(entry, missingQuantity);
     this.recordRemovals(entry, taken, reason);
   }
 
@@ -244,12 +251,12 @@ class CostBasisEngine {
    * order with their basis and dates. If the receiving leg is smaller (a network fee), the
    * difference is removed from the moving lots, again in method order, without a taxable event.
    */
-  private sendTransfer(entry: LedgerEntry, quantity: Decimal, inIndex: number): void {
+  private sendTransfer(entry: LedgerEntry, quantity: ScaledDecimal, inIndex: number): void {
     const { taken, missingQuantity } = this.lotBook.take(entry.accountId, entry.symbol, quantity);
-    if (missingQuantity.greaterThan(0)) this.flagInsufficientHoldings(entry, missingQuantity);
+    if (missingQuantity.isPositive()) this.flagInsufficientHoldings(entry, missingQuantity);
     const receivedQuantity = this.entriesInProcessingOrder[inIndex].amount;
-    const shortfall = sumDecimals(taken.map((p) => p.quantity)).minus(receivedQuantity);
-    if (shortfall.greaterThan(0)) {
+    const shortfall = sumScaled(taken.map((p) => p.quantity)).minus(receivedQuantity);
+    if (shortfall.isPositive()) {
       const lost = takeInOrder(taken, shortfall);
       this.recordRemovals(entry, lost.taken, 'transfer_shortfall');
       this.lotsInTransitByInIndex.set(inIndex, lost.remaining);
@@ -259,12 +266,12 @@ class CostBasisEngine {
   }
 
   /** The receiving leg: the moved lots open here unchanged; anything received beyond them has unknown basis. */
-  private receiveTransfer(entry: LedgerEntry, quantity: Decimal, index: number): void {
+  private receiveTransfer(entry: LedgerEntry, quantity: ScaledDecimal, index: number): void {
     const moved = this.lotsInTransitByInIndex.get(index) ?? [];
     this.lotsInTransitByInIndex.delete(index);
     for (const piece of moved) this.lotBook.open(entry.accountId, entry.symbol, piece);
-    const extra = quantity.minus(sumDecimals(moved.map((p) => p.quantity)));
-    if (extra.greaterThan(0)) this.openUnknownBasisLot(entry, extra, 'transfer_in_exceeds_out');
+    const extra = quantity.minus(sumScaled(moved.map((p) => p.quantity)));
+    if (extra.isPositive()) this.openUnknownBasisLot(entry, extra, 'transfer_in_exceeds_out');
   }
 
   private recordRemovals(entry: LedgerEntry, pieces: readonly LotPiece[], reason: RemovalReason): void {
@@ -284,7 +291,7 @@ class CostBasisEngine {
     }
   }
 
-  private flagInsufficientHoldings(entry: LedgerEntry, missingQuantity: Decimal): void {
+  private flagInsufficientHoldings(entry: LedgerEntry, missingQuantity: ScaledDecimal): void {
     this.issues.push({
       kind: 'insufficient_holdings',
       accountId: entry.accountId,
@@ -294,7 +301,7 @@ class CostBasisEngine {
     });
   }
 
-  private flagUnknownBasis(entry: LedgerEntry, quantity: Decimal, reason: UnknownBasisReason): void {
+  private flagUnknownBasis(entry: LedgerEntry, quantity: ScaledDecimal, reason: UnknownBasisReason): void {
     this.issues.push({
       kind: 'unknown_basis',
       accountId: entry.accountId,

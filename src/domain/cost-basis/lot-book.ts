@@ -1,13 +1,12 @@
-import type { Decimal } from 'decimal.js';
 import type { CostBasisMethod } from './cost-basis.types.js';
-import { allocateProRata, ZERO } from './exact-decimal.js';
 import { compareByteOrder } from './processing-order.js';
+import { allocateScaledProRata, SCALED_ZERO, type ScaledDecimal } from './scaled-decimal.js';
 
 /** A quantity of one asset with its basis and acquisition date, detached from any account. */
 export interface LotPiece {
-  readonly quantity: Decimal;
+  readonly quantity: ScaledDecimal;
   /** ZERO when basisKnown is false. */
-  readonly costBasisUsd: Decimal;
+  readonly costBasisUsd: ScaledDecimal;
   readonly acquiredAt: Date;
   readonly basisKnown: boolean;
   readonly originTransactionId: string;
@@ -26,15 +25,18 @@ export interface TakeResult<T extends LotPiece> {
   /** What is left, still in method order. */
   readonly remaining: readonly T[];
   /** The part of the requested quantity no piece covered; ZERO when fully covered. */
-  readonly missingQuantity: Decimal;
+  readonly missingQuantity: ScaledDecimal;
 }
 
 /**
  * Splits `quantity` off a piece. Basis is allocated pro rata by quantity and the rest keeps
  * the remainder, so the two halves always add up to the original basis exactly.
  */
-export function splitLotPiece<T extends LotPiece>(piece: T, quantity: Decimal): { taken: LotPiece; rest: T } {
-  const takenBasis = allocateProRata(piece.costBasisUsd, quantity, piece.quantity);
+export function splitLotPiece<T extends LotPiece>(
+  piece: T,
+  quantity: ScaledDecimal,
+): { taken: LotPiece; rest: T } {
+  const takenBasis = allocateScaledProRata(piece.costBasisUsd, quantity, piece.quantity);
   return {
     taken: { ...pieceFields(piece), quantity, costBasisUsd: takenBasis },
     rest: {
@@ -46,7 +48,10 @@ export function splitLotPiece<T extends LotPiece>(piece: T, quantity: Decimal): 
 }
 
 /** Consumes `quantity` from pieces already in method order, splitting the last one touched. */
-export function takeInOrder<T extends LotPiece>(pieces: readonly T[], quantity: Decimal): TakeResult<T> {
+export function takeInOrder<T extends LotPiece>(
+  pieces: readonly T[],
+  quantity: ScaledDecimal,
+): TakeResult<T> {
   const remaining = [...pieces];
   const { taken, missingQuantity } = takeInPlace(remaining, quantity);
   return { taken, remaining, missingQuantity };
@@ -59,14 +64,14 @@ export function takeInOrder<T extends LotPiece>(pieces: readonly T[], quantity: 
  */
 function takeInPlace<T extends LotPiece>(
   pieces: T[],
-  quantity: Decimal,
-): { taken: LotPiece[]; missingQuantity: Decimal; splitRest: boolean } {
+  quantity: ScaledDecimal,
+): { taken: LotPiece[]; missingQuantity: ScaledDecimal; splitRest: boolean } {
   const taken: LotPiece[] = [];
   let needed = quantity;
   let index = 0;
-  while (needed.greaterThan(0) && index < pieces.length) {
+  while (needed.isPositive() && index < pieces.length) {
     const piece = pieces[index];
-    if (piece.quantity.lessThanOrEqualTo(needed)) {
+    if (piece.quantity.compare(needed) <= 0) {
       taken.push(pieceFields(piece));
       needed = needed.minus(piece.quantity);
       index++;
@@ -74,7 +79,7 @@ function takeInPlace<T extends LotPiece>(
       const { taken: part, rest } = splitLotPiece(piece, needed);
       taken.push(part);
       pieces.splice(0, index + 1, rest);
-      return { taken, missingQuantity: ZERO, splitRest: true };
+      return { taken, missingQuantity: SCALED_ZERO, splitRest: true };
     }
   }
   pieces.splice(0, index);
@@ -95,7 +100,7 @@ export function compareLotsForMethod(method: CostBasisMethod): (a: Lot, b: Lot) 
   return (a, b) =>
     Number(b.basisKnown) - Number(a.basisKnown) ||
     // b.unit − a.unit without dividing: b.basis × a.qty vs a.basis × b.qty
-    b.costBasisUsd.times(a.quantity).comparedTo(a.costBasisUsd.times(b.quantity)) ||
+    b.costBasisUsd.times(a.quantity).compare(a.costBasisUsd.times(b.quantity)) ||
     byAge(a, b);
 }
 
@@ -116,7 +121,7 @@ export class LotBook {
   }
 
   /** Removes `quantity` from the position in method order; reports what no lot covered. */
-  take(accountId: string, symbol: string, quantity: Decimal): Omit<TakeResult<Lot>, 'remaining'> {
+  take(accountId: string, symbol: string, quantity: ScaledDecimal): Omit<TakeResult<Lot>, 'remaining'> {
     const lots = this.position(accountId, symbol).lots;
     const { taken, missingQuantity, splitRest } = takeInPlace(lots, quantity);
     if (splitRest) {

@@ -68,16 +68,28 @@ export function assessReadiness(input: ReadinessInput): Readiness {
   // Shortfalls before or in the year (also of withdrawals and transfers) make later lots suspect.
   const selectedIds = new Set(accounts.map((account) => account.id));
   const endOfYear = Date.UTC(input.taxYear + 1, 0, 1);
-  const timeOf = new Map(
-    entries.map((e) => [`${e.accountId}\u0000${e.transactionId}`, e.timestamp.getTime()]),
+  const keyOf = (e: { accountId: string; transactionId: string }) => `${e.accountId}\u0000${e.transactionId}`;
+  const candidates = result.issues.filter(
+    (issue) =>
+      issue.kind === 'insufficient_holdings' &&
+      selectedIds.has(issue.accountId) &&
+      (input.asset === undefined || issue.symbol === input.asset),
   );
-  const linedTransactions = new Set(lines.map((line) => `${line.accountId}\u0000${line.transactionId}`));
-  const shortfalls = result.issues.filter((issue) => {
-    if (issue.kind !== 'insufficient_holdings' || !selectedIds.has(issue.accountId)) return false;
-    if (input.asset !== undefined && issue.symbol !== input.asset) return false;
-    const key = `${issue.accountId}\u0000${issue.transactionId}`;
-    return (timeOf.get(key) ?? Infinity) < endOfYear && !linedTransactions.has(key);
-  }).length;
+  let shortfalls = 0;
+  if (candidates.length > 0) {
+    // Only the candidates' times are looked up: a large ledger usually has no shortfall at all.
+    const wanted = new Set(candidates.map(keyOf));
+    const timeOf = new Map<string, number>();
+    for (const e of entries) {
+      const key = keyOf(e);
+      if (wanted.has(key)) timeOf.set(key, e.timestamp.getTime());
+    }
+    const linedTransactions = new Set(lines.map(keyOf));
+    shortfalls = candidates.filter((issue) => {
+      const key = keyOf(issue);
+      return (timeOf.get(key) ?? Infinity) < endOfYear && !linedTransactions.has(key);
+    }).length;
+  }
   if (shortfalls > 0) {
     reasons.push({
       code: ReadinessReasonCode.InconsistentHistory,
