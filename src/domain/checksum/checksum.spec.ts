@@ -203,6 +203,26 @@ describe('ChecksumAccumulator', () => {
     expect(sha256([...lines].reverse().join(''))).not.toBe(checksumOf([first, second]).checksum);
   });
 
+  it('hashes lines the database wrote (addLines) exactly as the rows they come from, in batches', () => {
+    const third = row({ accountId: 'acc-b', transactionId: 'tx-0003', price: null });
+    const asLine = (r: ChecksumRow) => ({
+      accountId: r.accountId,
+      transactionId: r.transactionId,
+      line: checksumLine(r).slice(0, -1),
+    });
+    const batched = new ChecksumAccumulator().addLines([asLine(first), asLine(second)]).addLines([]);
+    expect(batched.addLines([asLine(third)]).digest()).toEqual(checksumOf([first, second, third]));
+    expect(() => new ChecksumAccumulator().addLines([asLine(second), asLine(first)])).toThrow(
+      expect.objectContaining({ code: ChecksumErrorCode.RowsOutOfOrder }),
+    );
+    expect(() => new ChecksumAccumulator().addLines([asLine(second)]).addLines([asLine(second)])).toThrow(
+      expect.objectContaining({ code: ChecksumErrorCode.RowsOutOfOrder }),
+    );
+    expect(() => new ChecksumAccumulator().add(second).addLines([asLine(first)])).toThrow(
+      expect.objectContaining({ code: ChecksumErrorCode.RowsOutOfOrder }),
+    );
+  });
+
   it('returns the same result on repeated digest() and refuses rows afterwards', () => {
     const accumulator = new ChecksumAccumulator().add(first);
     const result = accumulator.digest();

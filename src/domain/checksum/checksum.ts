@@ -23,6 +23,16 @@ export interface ChecksumRow {
   readonly timestamp: Date | string;
 }
 
+/**
+ * A line already in the hashed form (checksumLine's text without its line feed), with the key
+ * it is ordered by: what a database that writes the canonical fields itself hands over.
+ */
+export interface ChecksumLine {
+  readonly accountId: string;
+  readonly transactionId: string;
+  readonly line: string;
+}
+
 export interface ChecksumResult {
   /** SHA-256 of all lines, lower-case hex. */
   readonly checksum: string;
@@ -154,17 +164,34 @@ export class ChecksumAccumulator {
     if (this.result) {
       throw new ChecksumError(ChecksumErrorCode.AlreadyDigested, 'Cannot add rows after digest()');
     }
-    if (this.previousKey && compareChecksumRows(this.previousKey, row) >= 0) {
-      throw new ChecksumError(
-        ChecksumErrorCode.RowsOutOfOrder,
-        `Rows must arrive in strictly increasing (accountId, transactionId) byte order: ` +
-          `${JSON.stringify([row.accountId, row.transactionId])} came after ` +
-          `${JSON.stringify([this.previousKey.accountId, this.previousKey.transactionId])}`,
-      );
-    }
+    checkOrder(this.previousKey, row);
     this.hash.update(checksumLine(row), 'utf8');
     this.previousKey = { accountId: row.accountId, transactionId: row.transactionId };
     this.rowCount++;
+    return this;
+  }
+
+  /**
+   * Adds lines already written in the canonical form (see ChecksumLine), with the same order
+   * check as add(): the hash is the same as add() of the rows they were written from. One hash
+   * update per batch instead of one per row.
+   */
+  addLines(lines: readonly ChecksumLine[]): this {
+    if (this.result) {
+      throw new ChecksumError(ChecksumErrorCode.AlreadyDigested, 'Cannot add rows after digest()');
+    }
+    if (lines.length === 0) return this;
+    let previous = this.previousKey;
+    for (const line of lines) {
+      checkOrder(previous, line);
+      previous = line;
+    }
+    const last = lines[lines.length - 1];
+    this.previousKey = { accountId: last.accountId, transactionId: last.transactionId };
+    let text = '';
+    for (const line of lines) text += line.line + '\n';
+    this.hash.update(text, 'utf8');
+    this.rowCount += lines.length;
     return this;
   }
 
@@ -172,5 +199,18 @@ export class ChecksumAccumulator {
   digest(): ChecksumResult {
     this.result ??= { checksum: this.hash.digest('hex'), rowCount: this.rowCount };
     return this.result;
+  }
+}
+
+type ChecksumKey = Pick<ChecksumRow, 'accountId' | 'transactionId'>;
+
+function checkOrder(previous: ChecksumKey | null, row: ChecksumKey): void {
+  if (previous && compareChecksumRows(previous, row) >= 0) {
+    throw new ChecksumError(
+      ChecksumErrorCode.RowsOutOfOrder,
+      `Rows must arrive in strictly increasing (accountId, transactionId) byte order: ` +
+        `${JSON.stringify([row.accountId, row.transactionId])} came after ` +
+        `${JSON.stringify([previous.accountId, previous.transactionId])}`,
+    );
   }
 }

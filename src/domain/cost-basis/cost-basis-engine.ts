@@ -20,6 +20,7 @@ import type {
   RemovalReason,
   UnknownBasisReason,
 } from './cost-basis.types.js';
+import { ALLOCATION_DECIMAL_PLACES } from './exact-decimal.js';
 import { holdingTerm } from './holding-period.js';
 import { LotBook, takeInOrder, type LotPiece } from './lot-book.js';
 import { compareForProcessing } from './processing-order.js';
@@ -29,7 +30,7 @@ import {
   SCALED_ZERO,
   type ScaledDecimal,
   sumScaled,
-} from './scaled-decimal.js';
+} from '../money/scaled-decimal.js';
 import { matchTransfers, type TransferMatches } from './transfer-matching.js';
 
 const toCanonical = (value: ScaledDecimal): string => value.toCanonical();
@@ -41,7 +42,7 @@ export function computeCostBasis(
 ): CostBasisResult {
   // Every entry is validated before any is applied: an invalid ledger gives an error, never a partial result.
   const parsed = entries.map(parseLedgerEntry).sort((a, b) => compareForProcessing(a.entry, b.entry));
-  return new CostBasisEngine(options.method, parsed).run();
+  return new CostBasisEngine(options.method, parsed, options.disposalsInYear).run();
 }
 
 /** A validated entry with its decimals parsed once. */
@@ -95,6 +96,7 @@ class CostBasisEngine {
   constructor(
     private readonly method: CostBasisMethod,
     private readonly entriesInProcessingOrder: readonly ParsedEntry[],
+    private readonly disposalsInYear?: number,
   ) {
     this.lotBook = new LotBook(method);
     this.transfers = matchTransfers(entriesInProcessingOrder.map((parsed) => parsed.entry));
@@ -207,31 +209,33 @@ class CostBasisEngine {
       pieces.push(null);
     }
 
-    let proceedsLeftUsd = proceedsUsd;
-    pieces.forEach((piece, index) => {
-      const pieceQuantity = piece?.quantity ?? missingQuantity;
-      const isLast = index === pieces.length - 1;
-      const pieceProceedsUsd = isLast
-        ? proceedsLeftUsd
-        : allocateScaledProRata(proceedsUsd, pieceQuantity, quantity);
-      proceedsLeftUsd = proceedsLeftUsd.minus(pieceProceedsUsd);
-      const costBasisUsd = piece?.costBasisUsd ?? SCALED_ZERO;
-      this.disposals.push({
-        accountId: entry.accountId,
-        transactionId: entry.transactionId,
-        direction,
-        symbol: entry.symbol,
-        quantity: toCanonical(pieceQuantity),
-        acquiredAt: piece ? new Date(piece.acquiredAt.getTime()) : null,
-        disposedAt: new Date(entry.timestamp.getTime()),
-        proceedsUsd: toCanonical(pieceProceedsUsd),
-        costBasisUsd: toCanonical(costBasisUsd),
-        gainUsd: toCanonical(pieceProceedsUsd.minus(costBasisUsd)),
-        term: piece ? holdingTerm(piece.acquiredAt, entry.timestamp) : 'short',
-        basisKnown: piece?.basisKnown ?? false,
-        lotOriginTransactionId: piece?.originTransactionId ?? null,
+    if (this.disposalsInYear === undefined || entry.timestamp.getUTCFullYear() === this.disposalsInYear) {
+      let proceedsLeftUsd = proceedsUsd;
+      pieces.forEach((piece, index) => {
+        const pieceQuantity = piece?.quantity ?? missingQuantity;
+        const isLast = index === pieces.length - 1;
+        const pieceProceedsUsd = isLast
+          ? proceedsLeftUsd
+          : allocateScaledProRata(proceedsUsd, pieceQuantity, quantity, ALLOCATION_DECIMAL_PLACES);
+        proceedsLeftUsd = proceedsLeftUsd.minus(pieceProceedsUsd);
+        const costBasisUsd = piece?.costBasisUsd ?? SCALED_ZERO;
+        this.disposals.push({
+          accountId: entry.accountId,
+          transactionId: entry.transactionId,
+          direction,
+          symbol: entry.symbol,
+          quantity: toCanonical(pieceQuantity),
+          acquiredAt: piece ? new Date(piece.acquiredAt.getTime()) : null,
+          disposedAt: new Date(entry.timestamp.getTime()),
+          proceedsUsd: toCanonical(pieceProceedsUsd),
+          costBasisUsd: toCanonical(costBasisUsd),
+          gainUsd: toCanonical(pieceProceedsUsd.minus(costBasisUsd)),
+          term: piece ? holdingTerm(piece.acquiredAt, entry.timestamp) : 'short',
+          basisKnown: piece?.basisKnown ?? false,
+          lotOriginTransactionId: piece?.originTransactionId ?? null,
+        });
       });
-    });
+    }
 
     const unknownBasisQuantity = sumScaled(taken.filter((p) => !p.basisKnown).map((p) => p.quantity));
     if (unknownBasisQuantity.isPositive()) {

@@ -364,4 +364,20 @@ describe('cost-basis properties', () => {
       { numRuns: 100 },
     );
   });
+
+  it('writes out only one year’s disposals when asked, everything else unchanged', () => {
+    fc.assert(
+      fc.property(history({ removals: true, unknownBasis: true }), method, (entries, m) => {
+        const full = computeCostBasis(entries, { method: m });
+        const years = new Set(entries.map((e) => e.timestamp.getUTCFullYear()));
+        for (const year of [...years, 1999]) {
+          expect(computeCostBasis(entries, { method: m, disposalsInYear: year })).toEqual({
+            ...full,
+            disposals: full.disposals.filter((x) => x.disposedAt.getUTCFullYear() === year),
+          });
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
 });

@@ -12,6 +12,13 @@ export type CostBasisMethod = 'fifo' | 'hifo';
 
 export interface CostBasisOptions {
   readonly method: CostBasisMethod;
+  /**
+   * Write out only the disposals whose disposedAt falls in this UTC calendar year (a tax year's
+   * report needs no other). The others still consume their lots and raise their issues exactly
+   * as before: every lot, removal, income event, issue and the year's disposals are the same.
+   * Unset: every disposal.
+   */
+  readonly disposalsInYear?: number;
 }
 
 export interface LedgerEntry {

@@ -1,6 +1,7 @@
 import type { CostBasisMethod } from './cost-basis.types.js';
+import { ALLOCATION_DECIMAL_PLACES } from './exact-decimal.js';
 import { compareByteOrder } from './processing-order.js';
-import { allocateScaledProRata, SCALED_ZERO, type ScaledDecimal } from './scaled-decimal.js';
+import { allocateScaledProRata, SCALED_ZERO, type ScaledDecimal } from '../money/scaled-decimal.js';
 
 /** A quantity of one asset with its basis and acquisition date, detached from any account. */
 export interface LotPiece {
@@ -36,7 +37,12 @@ export function splitLotPiece<T extends LotPiece>(
   piece: T,
   quantity: ScaledDecimal,
 ): { taken: LotPiece; rest: T } {
-  const takenBasis = allocateScaledProRata(piece.costBasisUsd, quantity, piece.quantity);
+  const takenBasis = allocateScaledProRata(
+    piece.costBasisUsd,
+    quantity,
+    piece.quantity,
+    ALLOCATION_DECIMAL_PLACES,
+  );
   return {
     taken: { ...pieceFields(piece), quantity, costBasisUsd: takenBasis },
     rest: {
@@ -106,7 +112,11 @@ export function compareLotsForMethod(method: CostBasisMethod): (a: Lot, b: Lot) 
 
 /** The open lots of every (account, symbol), each position kept in the method's consumption order. */
 export class LotBook {
-  private readonly positions = new Map<string, { accountId: string; symbol: string; lots: Lot[] }>();
+  private readonly positions: { accountId: string; symbol: string; lots: Lot[] }[] = [];
+  private readonly positionsByAccount = new Map<
+    string,
+    Map<string, { accountId: string; symbol: string; lots: Lot[] }>
+  >();
   private readonly compare: (a: Lot, b: Lot) => number;
   private nextSequence = 0;
 
@@ -135,17 +145,23 @@ export class LotBook {
 
   /** Positions in (accountId, symbol) byte order, lots in consumption order. */
   openLots(): Lot[] {
-    return [...this.positions.values()]
+    return [...this.positions]
       .sort((a, b) => compareByteOrder(a.accountId, b.accountId) || compareByteOrder(a.symbol, b.symbol))
       .flatMap((position) => position.lots);
   }
 
   private position(accountId: string, symbol: string): { accountId: string; symbol: string; lots: Lot[] } {
-    const key = `${accountId}\u0000${symbol}`;
-    let position = this.positions.get(key);
+    // Two levels of maps: no key string built per call (this runs once per ledger entry).
+    let bySymbol = this.positionsByAccount.get(accountId);
+    if (!bySymbol) {
+      bySymbol = new Map();
+      this.positionsByAccount.set(accountId, bySymbol);
+    }
+    let position = bySymbol.get(symbol);
     if (!position) {
       position = { accountId, symbol, lots: [] };
-      this.positions.set(key, position);
+      bySymbol.set(symbol, position);
+      this.positions.push(position);
     }
     return position;
   }

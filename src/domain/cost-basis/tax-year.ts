@@ -1,7 +1,7 @@
 /** Selections and totals of disposals for the gains report; no rule of its own beyond summing. */
-import type { Decimal } from 'decimal.js';
+import { InvalidDecimalError } from '../money/format.js';
+import { parseScaled, SCALED_ZERO, type ScaledDecimal } from '../money/scaled-decimal.js';
 import type { CostBasisResult, Disposal } from './cost-basis.types.js';
-import { toCanonical, toDecimal, ZERO } from './exact-decimal.js';
 
 /** Disposals whose disposedAt falls in `taxYear`, by UTC calendar year, in processing order. */
 export function disposalsInYear(
@@ -30,30 +30,37 @@ export interface TermTotals {
 /** Sums disposals by holding term; gains add up exactly (proceeds − basis per row). */
 export function splitByTerm(disposals: readonly Disposal[]): TermTotals {
   const sums = {
-    short: { proceedsUsd: ZERO, costBasisUsd: ZERO, gainUsd: ZERO },
-    long: { proceedsUsd: ZERO, costBasisUsd: ZERO, gainUsd: ZERO },
+    short: { proceedsUsd: SCALED_ZERO, costBasisUsd: SCALED_ZERO, gainUsd: SCALED_ZERO },
+    long: { proceedsUsd: SCALED_ZERO, costBasisUsd: SCALED_ZERO, gainUsd: SCALED_ZERO },
   };
   let unknownBasisDisposalCount = 0;
   for (const disposal of disposals) {
     const sum = sums[disposal.term];
-    sum.proceedsUsd = sum.proceedsUsd.plus(toDecimal(disposal.proceedsUsd));
-    sum.costBasisUsd = sum.costBasisUsd.plus(toDecimal(disposal.costBasisUsd));
-    sum.gainUsd = sum.gainUsd.plus(toDecimal(disposal.gainUsd));
+    sum.proceedsUsd = sum.proceedsUsd.plus(decimalOf(disposal.proceedsUsd));
+    sum.costBasisUsd = sum.costBasisUsd.plus(decimalOf(disposal.costBasisUsd));
+    sum.gainUsd = sum.gainUsd.plus(decimalOf(disposal.gainUsd));
     if (!disposal.basisKnown) unknownBasisDisposalCount++;
   }
-  const total = (pick: (sum: { proceedsUsd: Decimal; costBasisUsd: Decimal; gainUsd: Decimal }) => Decimal) =>
-    toCanonical(pick(sums.short).plus(pick(sums.long)));
+  type Sum = { proceedsUsd: ScaledDecimal; costBasisUsd: ScaledDecimal; gainUsd: ScaledDecimal };
+  const total = (pick: (sum: Sum) => ScaledDecimal) => pick(sums.short).plus(pick(sums.long)).toCanonical();
   return {
-    shortTermProceedsUsd: toCanonical(sums.short.proceedsUsd),
-    shortTermCostBasisUsd: toCanonical(sums.short.costBasisUsd),
-    shortTermGainUsd: toCanonical(sums.short.gainUsd),
-    longTermProceedsUsd: toCanonical(sums.long.proceedsUsd),
-    longTermCostBasisUsd: toCanonical(sums.long.costBasisUsd),
-    longTermGainUsd: toCanonical(sums.long.gainUsd),
+    shortTermProceedsUsd: sums.short.proceedsUsd.toCanonical(),
+    shortTermCostBasisUsd: sums.short.costBasisUsd.toCanonical(),
+    shortTermGainUsd: sums.short.gainUsd.toCanonical(),
+    longTermProceedsUsd: sums.long.proceedsUsd.toCanonical(),
+    longTermCostBasisUsd: sums.long.costBasisUsd.toCanonical(),
+    longTermGainUsd: sums.long.gainUsd.toCanonical(),
     proceedsUsd: total((sum) => sum.proceedsUsd),
     costBasisUsd: total((sum) => sum.costBasisUsd),
     netGainUsd: total((sum) => sum.gainUsd),
     disposalCount: disposals.length,
     unknownBasisDisposalCount,
   };
+}
+
+/** A disposal's decimal text (the engine writes it canonical; anything else is refused). */
+function decimalOf(text: string): ScaledDecimal {
+  const value = parseScaled(text);
+  if (value === null) throw new InvalidDecimalError(text);
+  return value;
 }

@@ -10,6 +10,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { ExactDecimal } from './exact-decimal.js';
+import { parseScaled, roundScaled } from './scaled-decimal.js';
 
 /** Money and amounts: exact decimal, never a binary float. */
 export type DecimalInput = Decimal | string;
@@ -53,6 +54,12 @@ function toRatio(value: RatioInput): Decimal {
 
 /** USD rounded to cents, half away from zero (1.005 → 1.01, -1.005 → -1.01). */
 export function roundUsdToCents(value: DecimalInput): Decimal {
+  if (typeof value === 'string') {
+    // Text (a Form 8949 line has tens of thousands) is rounded as a scaled integer: the same
+    // value, without parsing 30 decimal places into decimal.js first.
+    const scaled = parseScaled(value);
+    if (scaled !== null) return new ExactDecimal(roundScaled(scaled, USD_FRACTION_DIGITS).toCanonical());
+  }
   return toDecimal(value).toDecimalPlaces(USD_FRACTION_DIGITS, Decimal.ROUND_HALF_UP);
 }
 
@@ -62,6 +69,10 @@ export function roundUsdToCents(value: DecimalInput): Decimal {
  * so it must never change: '1.50' → '1.5', '1e-7' → '0.0000001', '100' → '100'.
  */
 export function canonicalDecimal(value: DecimalInput): string {
+  if (typeof value === 'string') {
+    const scaled = parseScaled(value); // the same text as below, without decimal.js
+    if (scaled !== null) return scaled.toCanonical();
+  }
   const decimal = toDecimal(value);
   return decimal.isZero() ? '0' : decimal.toFixed();
 }

@@ -76,7 +76,19 @@ export interface BoxTotals extends LineTotals {
   readonly term: HoldingTerm;
 }
 
-const utcDate = (instant: Date): string => instant.toISOString().slice(0, 10);
+/** UTC dates as YYYY-MM-DD, each day's text made once per form (a form has tens of thousands of lines). */
+function utcDates(): (instant: Date) => string {
+  const textByDay = new Map<number, string>();
+  return (instant) => {
+    const day = Math.floor(instant.getTime() / 86_400_000);
+    let text = textByDay.get(day);
+    if (text === undefined) {
+      text = instant.toISOString().slice(0, 10);
+      textByDay.set(day, text);
+    }
+    return text;
+  };
+}
 
 const BOX_ORDER: readonly Form8949Box[] = ['C', 'G', 'H', 'I', 'F', 'J', 'K', 'L'];
 
@@ -89,8 +101,9 @@ export function toForm8949Lines(
   taxYear: number,
   custodyOf: (accountId: string) => Custody,
 ): Form8949Line[] {
+  const utcDate = utcDates();
   const keyed = disposals.map((disposal, index) => {
-    const line = toLine(disposal, taxYear, custodyOf);
+    const line = toLine(disposal, taxYear, custodyOf, utcDate);
     return { line, box: BOX_ORDER.indexOf(line.box), index };
   });
   keyed.sort(
@@ -106,6 +119,7 @@ function toLine(
   disposal: Disposal,
   taxYear: number,
   custodyOf: (accountId: string) => Custody,
+  utcDate: (instant: Date) => string,
 ): Form8949Line {
   const proceedsUsd = roundUsdToCents(disposal.proceedsUsd);
   const costBasisUsd = roundUsdToCents(disposal.costBasisUsd);

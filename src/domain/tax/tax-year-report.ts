@@ -84,7 +84,9 @@ export function custodyOf(account: Pick<TaxAccount, 'address' | 'chain'>): Custo
 export function computeTaxYear(input: TaxYearInput): TaxYear {
   const selectedIds = new Set(input.accounts.map((account) => account.id));
   const custodyById = new Map(input.accounts.map((account) => [account.id, custodyOf(account)]));
-  const result = computeCostBasis(input.entries, { method: input.method });
+  // Only this year's disposals are written out: on a long history most of the engine's output
+  // would be other years' rows (lots, issues and income are complete either way).
+  const result = computeCostBasis(input.entries, { method: input.method, disposalsInYear: input.taxYear });
   const disposals = disposalsInYear(result, input.taxYear).filter(
     (d) => selectedIds.has(d.accountId) && (input.asset === undefined || d.symbol === input.asset),
   );

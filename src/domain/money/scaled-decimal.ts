@@ -1,19 +1,18 @@
 /**
- * The engine's number: an exact decimal held as a scaled integer, `units × 10^-scale`, with
- * BigInt units. It gives the same values as the ExactDecimal operations it replaces in the
- * engine's hot loop (exact-decimal.ts: +, −, × never round; the one division, pro-rata
- * allocation, rounded half-up to ALLOCATION_DECIMAL_PLACES), at a fraction of the cost:
+ * The cost-basis engine's number (and the tax report's sums): an exact decimal held as a scaled
+ * integer, `units × 10^-scale`, with BigInt units. It gives the same values as the ExactDecimal
+ * operations it replaces in hot loops (exact-decimal.ts: +, −, × never round; the engine's one
+ * division, pro-rata allocation, rounded half-up to its decimal places), at a fraction of the cost:
  * decimal.js at 1,000 significant digits was most of a large gains report's time
- * (bench/profiles/gains-report.md). exact-decimal.spec.ts and scaled-decimal.spec.ts hold the
- * two to the same results digit for digit.
+ * (bench/profiles/gains-report.md). scaled-decimal.spec.ts holds the two to the same results
+ * digit for digit.
  *
  * Why the results are the same: +, − and × of scaled integers are exact, as ExactDecimal's are
  * while a result has at most 1,000 significant digits (ledger values have a few dozen). The
  * allocation's quotient is rounded once, half away from zero, from the exact rational here; the
- * decimal.js path rounds a quotient truncated to 100 significant digits, which exact-decimal.ts
- * shows is the same thing.
+ * decimal.js path rounds a quotient truncated to 100 significant digits, which
+ * cost-basis/exact-decimal.ts shows is the same thing.
  */
-import { ALLOCATION_DECIMAL_PLACES } from './exact-decimal.js';
 
 const POWERS_OF_TEN: bigint[] = [1n];
 
@@ -99,13 +98,31 @@ export class ScaledDecimal {
 
 export const SCALED_ZERO = new ScaledDecimal(0n, 0);
 
+/** Rounded half away from zero (decimal.js ROUND_HALF_UP) to `places` ≤ scale decimal places. */
+export function roundScaled(value: ScaledDecimal, places: number): ScaledDecimal {
+  if (value.scale <= places) return value;
+  const divisor = pow10(value.scale - places);
+  const negative = value.units < 0n;
+  const magnitude = ((negative ? -value.units : value.units) * 2n + divisor) / (2n * divisor);
+  return new ScaledDecimal(negative ? -magnitude : magnitude, places);
+}
+
 // The same accepted text as exact-decimal.ts's parseDecimal.
 const DECIMAL_TEXT = /^([+-]?)(\d*)\.?(\d*)(?:[eE]([+-]?\d+))?$/;
 const PLAIN_DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+// What a numeric column holds: digits with an optional fraction, no sign or exponent.
+const UNSIGNED_PLAIN = /^(\d+)(?:\.(\d*))?$/;
+
 /** Parses plain decimal text (optional exponent), as parseDecimal does; null for anything else. */
 export function parseScaled(text: string): ScaledDecimal | null {
-  if (typeof text !== 'string' || !PLAIN_DECIMAL_TEXT.test(text)) return null;
+  if (typeof text !== 'string') return null;
+  const plain = UNSIGNED_PLAIN.exec(text);
+  if (plain) {
+    const fraction = plain[2] ?? '';
+    return new ScaledDecimal(BigInt(plain[1] + fraction), fraction.length);
+  }
+  if (!PLAIN_DECIMAL_TEXT.test(text)) return null;
   const [, sign, whole, fraction, exponentText] = DECIMAL_TEXT.exec(text)!;
   const exponent = exponentText === undefined ? 0 : Number(exponentText);
   if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > MAX_EXPONENT) return null;
@@ -126,22 +143,23 @@ export function sumScaled(values: Iterable<ScaledDecimal>): ScaledDecimal {
 
 /**
  * `total × part ÷ whole`: exactly `total` when part equals whole, else the exact quotient rounded
- * half away from zero (decimal.js ROUND_HALF_UP) to ALLOCATION_DECIMAL_PLACES.
+ * half away from zero (decimal.js ROUND_HALF_UP) to `places` decimal places.
  */
 export function allocateScaledProRata(
   total: ScaledDecimal,
   part: ScaledDecimal,
   whole: ScaledDecimal,
+  places: number,
 ): ScaledDecimal {
   if (part.equals(whole)) return total;
   let numerator = total.units * part.units;
   let denominator = whole.units;
-  const shift = whole.scale + ALLOCATION_DECIMAL_PLACES - total.scale - part.scale;
+  const shift = whole.scale + places - total.scale - part.scale;
   if (shift >= 0) numerator *= pow10(shift);
   else denominator *= pow10(-shift);
   const negative = numerator < 0n !== denominator < 0n;
   if (numerator < 0n) numerator = -numerator;
   if (denominator < 0n) denominator = -denominator;
   const magnitude = (2n * numerator + denominator) / (2n * denominator);
-  return new ScaledDecimal(negative ? -magnitude : magnitude, ALLOCATION_DECIMAL_PLACES);
+  return new ScaledDecimal(negative ? -magnitude : magnitude, places);
 }

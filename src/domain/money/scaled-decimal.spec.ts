@@ -1,6 +1,18 @@
 import fc from 'fast-check';
-import { allocateProRataExact, parseDecimal, toCanonical } from './exact-decimal.js';
-import { allocateScaledProRata, parseScaled, sumScaled, type ScaledDecimal } from './scaled-decimal.js';
+import {
+  ALLOCATION_DECIMAL_PLACES,
+  allocateProRataExact,
+  parseDecimal,
+  toCanonical,
+} from '../cost-basis/exact-decimal.js';
+import {
+  allocateScaledProRata,
+  parseScaled,
+  roundScaled,
+  sumScaled,
+  type ScaledDecimal,
+} from './scaled-decimal.js';
+import { Decimal } from 'decimal.js';
 
 const scaled = (text: string): ScaledDecimal => parseScaled(text)!;
 const exact = (text: string) => parseDecimal(text)!;
@@ -56,22 +68,37 @@ describe('scaled decimals (the engine’s numbers)', () => {
   });
 
   it('allocates pro rata at 30 decimal places, half away from zero, exactly when the part is the whole', () => {
-    expect(allocateScaledProRata(scaled('100'), scaled('1'), scaled('3')).toCanonical()).toBe(
-      '33.333333333333333333333333333333',
-    );
-    expect(allocateScaledProRata(scaled('200'), scaled('2'), scaled('3')).toCanonical()).toBe(
-      '133.333333333333333333333333333333',
-    );
-    expect(allocateScaledProRata(scaled('1e-40'), scaled('3'), scaled('3')).toCanonical()).toBe(
-      '0.0000000000000000000000000000000000000001',
-    );
+    expect(
+      allocateScaledProRata(scaled('100'), scaled('1'), scaled('3'), ALLOCATION_DECIMAL_PLACES).toCanonical(),
+    ).toBe('33.333333333333333333333333333333');
+    expect(
+      allocateScaledProRata(scaled('200'), scaled('2'), scaled('3'), ALLOCATION_DECIMAL_PLACES).toCanonical(),
+    ).toBe('133.333333333333333333333333333333');
+    expect(
+      allocateScaledProRata(
+        scaled('1e-40'),
+        scaled('3'),
+        scaled('3'),
+        ALLOCATION_DECIMAL_PLACES,
+      ).toCanonical(),
+    ).toBe('0.0000000000000000000000000000000000000001');
     // 5e-31 is exactly half a unit in the 30th place: rounds away from zero, either sign.
-    expect(allocateScaledProRata(scaled('1e-30'), scaled('1'), scaled('2')).toCanonical()).toBe(
-      '0.000000000000000000000000000001',
-    );
-    expect(allocateScaledProRata(scaled('-1e-30'), scaled('1'), scaled('2')).toCanonical()).toBe(
-      '-0.000000000000000000000000000001',
-    );
+    expect(
+      allocateScaledProRata(
+        scaled('1e-30'),
+        scaled('1'),
+        scaled('2'),
+        ALLOCATION_DECIMAL_PLACES,
+      ).toCanonical(),
+    ).toBe('0.000000000000000000000000000001');
+    expect(
+      allocateScaledProRata(
+        scaled('-1e-30'),
+        scaled('1'),
+        scaled('2'),
+        ALLOCATION_DECIMAL_PLACES,
+      ).toCanonical(),
+    ).toBe('-0.000000000000000000000000000001');
   });
 
   it('gives the canonical text of ExactDecimal for parsing, +, −, ×, comparison and sums', () => {
@@ -93,12 +120,32 @@ describe('scaled decimals (the engine’s numbers)', () => {
     );
   });
 
+  it('rounds to cents half away from zero as decimal.js ROUND_HALF_UP does', () => {
+    expect(roundScaled(scaled('1.005'), 2).toCanonical()).toBe('1.01');
+    expect(roundScaled(scaled('-1.005'), 2).toCanonical()).toBe('-1.01');
+    expect(roundScaled(scaled('-0.004'), 2).toCanonical()).toBe('0');
+    expect(roundScaled(scaled('12.3'), 2).toCanonical()).toBe('12.3');
+    fc.assert(
+      fc.property(decimalText, fc.integer({ min: 0, max: 12 }), (text, places) => {
+        expect(roundScaled(scaled(text), places).toCanonical()).toBe(
+          toCanonical(exact(text).toDecimalPlaces(places, Decimal.ROUND_HALF_UP)),
+        );
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
   it('allocates exactly as the decimal.js reference (quotient at 1,000 digits, rounded once)', () => {
     fc.assert(
       fc.property(decimalText, positiveText, positiveText, (total, part, whole) => {
-        expect(allocateScaledProRata(scaled(total), scaled(part), scaled(whole)).toCanonical()).toBe(
-          toCanonical(allocateProRataExact(exact(total), exact(part), exact(whole))),
-        );
+        expect(
+          allocateScaledProRata(
+            scaled(total),
+            scaled(part),
+            scaled(whole),
+            ALLOCATION_DECIMAL_PLACES,
+          ).toCanonical(),
+        ).toBe(toCanonical(allocateProRataExact(exact(total), exact(part), exact(whole))));
       }),
       { numRuns: 500 },
     );
