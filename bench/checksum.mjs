@@ -12,17 +12,26 @@
  * batches, so the load phase does not inflate this process's memory. RSS is sampled every 10 ms
  * during each checksum; the script prints JSON with times and peak RSS (absolute and above the
  * idle baseline), plus a 10 % subset, to show memory does not grow with the row count.
+ *
+ * The floor (issue 16): `psql -c "COPY (SELECT <the same lines> ORDER BY …) TO STDOUT" | sha256sum`,
+ * the database writing the very lines the checksum hashes and a shell hashing them. Each service
+ * run is preceded by a floor run and divided by it (the host's speed drifts between runs); the
+ * median of those ratios is printed against the target (<= 2x), and the floor's hash must equal
+ * the service's checksum.
  */
+import { execFile } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import request from 'supertest';
+import { promisify } from 'node:util';
 
 const { values: args } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000000' },
     accounts: { type: 'string', default: '200' },
     keep: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '3' },
   },
 });
 const ROWS = Number(args.rows);
@@ -132,8 +141,41 @@ const load = await withClient(async (client) => {
 
 const checksums = app.get(ChecksumService);
 const subset = await measured(() => checksums.compute(tenantId, { platform: 'kraken' }));
-const service = await measured(() => checksums.compute(tenantId, {}));
-const secondRun = await measured(() => checksums.compute(tenantId, {}));
+
+// The floor: the same lines, in the same order, written by Postgres and hashed by sha256sum.
+const FLOOR_SQL = `COPY (SELECT t.account_id::text || '|' || t.transaction_id || '|' || t.symbol || '|' || t.direction || '|' ||
+  trim_scale(t.amount)::text || '|' || coalesce(trim_scale(t.price_usd)::text, '') || '|' ||
+  to_char(t.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+  FROM ${SCHEMA}."transaction" t WHERE t.tenant_id = '${tenantId}'
+  ORDER BY t.account_id, t.transaction_id COLLATE "C") TO STDOUT`;
+const shellQuote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
+async function floorRun() {
+  const started = performance.now();
+  const { stdout } = await promisify(execFile)(
+    'sh',
+    ['-c', `psql -X -q ${shellQuote(DATABASE_URL)} -c ${shellQuote(FLOOR_SQL)} | sha256sum`],
+    { encoding: 'utf8' },
+  );
+  return { ms: Math.round(performance.now() - started), checksum: stdout.split(' ')[0] };
+}
+const RUNS = Number(args.runs);
+const pairs = [];
+let service;
+let secondRun;
+for (let i = 0; i < RUNS; i++) {
+  const floor = await floorRun();
+  const run = await measured(() => checksums.compute(tenantId, {}));
+  pairs.push({
+    floorMs: floor.ms,
+    serviceMs: run.ms,
+    ratio: run.ms / floor.ms,
+    floorChecksum: floor.checksum,
+  });
+  if (i === 0) service = run;
+  else if (i === 1) secondRun = run;
+}
+secondRun ??= service;
+const medianOf = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 const issued = await app.get(ClientsService).createClient('bench', ['partner'], 'bench-client');
 const http = request(app.getHttpServer());
@@ -166,6 +208,23 @@ console.log(
       service: { ...summary(service), checksum: service.result.checksum },
       serviceSecondRun: summary(secondRun),
       endpoint: { ...summary(endpoint), checksum: endpoint.result.checksum },
+      floor: {
+        command: 'psql -c "COPY (SELECT <the same lines> ORDER BY …) TO STDOUT" | sha256sum',
+        runs: pairs.map(({ floorMs, serviceMs, ratio }) => ({
+          floorMs,
+          serviceMs,
+          ratio: Number(ratio.toFixed(2)),
+        })),
+        medianFloorMs: medianOf(pairs.map((p) => p.floorMs)),
+        medianServiceMs: medianOf(pairs.map((p) => p.serviceMs)),
+        ratio: `${medianOf(pairs.map((p) => p.ratio)).toFixed(2)}x (target <= 2x)`,
+        sameChecksumAsService: pairs.every((p) => p.floorChecksum === service.result.checksum),
+      },
+      memory: {
+        peakAboveBaselineMb100k: subset.peakAboveBaselineMb,
+        peakAboveBaselineMb1M: service.peakAboveBaselineMb,
+        note: 'flat in the row count when the 1M figure is no larger than the 100k one',
+      },
       sameChecksum:
         service.result.checksum === secondRun.result.checksum &&
         service.result.checksum === endpoint.result.checksum,

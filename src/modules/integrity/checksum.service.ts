@@ -3,12 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock.js';
 import { ChecksumAccumulator, type ChecksumResult } from '../../domain/checksum/checksum.js';
-import {
-  TransactionsRepository,
-  type ChecksumFilters,
-} from '../accounts/repositories/transactions.repository.js';
+import type { ChecksumFilters } from '../accounts/repositories/transactions.repository.js';
+import { ChecksumLinesRepository } from './checksum-lines.repository.js';
 
-/** Rows per keyset page: memory holds one page, whatever the row count. */
+/** Rows per fetch: memory holds one fetch, whatever the row count. */
 export const CHECKSUM_PAGE_SIZE = 10_000;
 
 export interface ChecksumReport extends ChecksumResult {
@@ -17,7 +15,8 @@ export interface ChecksumReport extends ChecksumResult {
 
 /**
  * The integrity checksum (design §6, docs/checksum.md): the tenant's transactions, narrowed by the
- * filters, streamed in byte order into ChecksumAccumulator. All pages are read in one
+ * filters, streamed in byte order into ChecksumAccumulator as lines the database writes
+ * (checksum-lines.repository.ts says why). All fetches are read in one
  * REPEATABLE READ, read-only transaction, so a refresh committing meanwhile is either wholly in
  * or wholly out: the checksum always describes one consistent state of the data.
  */
@@ -25,7 +24,7 @@ export interface ChecksumReport extends ChecksumResult {
 export class ChecksumService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly transactions: TransactionsRepository,
+    private readonly lines: ChecksumLinesRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -37,8 +36,8 @@ export class ChecksumService {
     const accumulator = new ChecksumAccumulator();
     await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       await manager.query('SET TRANSACTION READ ONLY');
-      for await (const page of this.transactions.checksumPages(tenantId, filters, pageSize, manager)) {
-        for (const row of page) accumulator.add(row);
+      for await (const lines of this.lines.lines(tenantId, filters, pageSize, manager)) {
+        accumulator.addLines(lines);
       }
     });
     return { ...accumulator.digest(), computedAt: this.clock.now() };

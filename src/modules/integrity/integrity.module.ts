@@ -4,13 +4,14 @@
  */
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module.js';
+import { ChecksumLinesRepository } from './checksum-lines.repository.js';
 import { ChecksumController } from './checksum.controller.js';
 import { ChecksumService } from './checksum.service.js';
 
 @Module({
   imports: [AccountsModule],
   controllers: [ChecksumController],
-  providers: [ChecksumService],
+  providers: [ChecksumService, ChecksumLinesRepository],
   exports: [ChecksumService],
 })
 export class IntegrityModule {}
