@@ -7,7 +7,7 @@ import type { ChecksumFilters } from '../accounts/repositories/transactions.repo
 import { ChecksumLinesRepository } from './checksum-lines.repository.js';
 
 /** Rows per fetch: memory holds one fetch, whatever the row count. */
-export const CHECKSUM_PAGE_SIZE = 10_000;
+export const CHECKSUM_PAGE_SIZE = 2_000;
 
 export interface ChecksumReport extends ChecksumResult {
   readonly computedAt: Date;
