@@ -147,19 +147,23 @@ function simulateTerminalValues(
 ): Float64Array {
   const assetCount = weights.length;
   const twiceDrift = Float64Array.from(stepDrift, (drift) => 2 * drift);
-  const stepLogReturns = new Float64Array(assetCount);
+  // One pair's draws for every step at once (steps × assets): the normals come from the
+  // generator in one bulk call, in the order of `steps` single draws, so a seed gives the
+  // same figures as drawing step by step.
+  const draws = new Float64Array(steps * assetCount);
   const terminal = new Float64Array(paths);
   for (let path = 0; path < paths; path += 2) {
     const hasTwin = path + 1 < paths;
+    sampler.fillSteps(draws, steps);
     let value = principalUsd;
     let twinValue = principalUsd;
-    for (let step = 0; step < steps; step++) {
-      sampler.fill(stepLogReturns);
+    for (let base = 0; base < draws.length; base += assetCount) {
       let growth = 0;
       let twinGrowth = 0;
       for (let i = 0; i < assetCount; i++) {
-        growth += weights[i] * Math.exp(stepLogReturns[i]);
-        twinGrowth += weights[i] * Math.exp(twiceDrift[i] - stepLogReturns[i]);
+        const logReturn = draws[base + i];
+        growth += weights[i] * Math.exp(logReturn);
+        twinGrowth += weights[i] * Math.exp(twiceDrift[i] - logReturn);
       }
       value *= growth;
       twinValue *= twinGrowth;
