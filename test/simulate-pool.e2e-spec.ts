@@ -19,7 +19,11 @@ import { ClientsService } from '../src/modules/tenancy/clients.service.js';
 import { bearer } from './factories/accounts.factory.js';
 import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
 
-const PINNED_SCENARIOS: unknown[] = [];
+const PINNED_SCENARIOS = [
+  { name: 'bull', cagr: '88.46%', terminal_usd: '$35,516.87' },
+  { name: 'base', cagr: '9.92%', terminal_usd: '$12,081.32' },
+  { name: 'bear', cagr: '-35.81%', terminal_usd: '$4,121.00' },
+];
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 /** The sandbox's 30 assets with stored history. */
