@@ -4,7 +4,7 @@ import { ASSUMPTION_LIMITS } from '../../../domain/simulation/return-assumptions
 
 /** One asset's assumption as a projection used it (every answer of /qsim/simulate and /roi/projection). */
 export class AssetAssumptionDto {
-  @ApiProperty({ example: 'BTC' })
+  @ApiProperty({ description: 'Asset ticker (upper case).', example: 'BTC' })
   symbol: string;
 
   @ApiProperty({
@@ -93,7 +93,7 @@ export class PutAssumptionDto {
 }
 
 export class CapitalMarketAssumptionDto {
-  @ApiProperty({ example: 'BTC' })
+  @ApiProperty({ description: 'Asset ticker (upper case).', example: 'BTC' })
   symbol: string;
 
   @ApiProperty({ description: 'Expected compound annual return, a fraction.', example: 0.07 })
