@@ -406,6 +406,22 @@ describe('OpenAPI document against live responses (e2e)', () => {
         .set(bearer(partner))
         .send({ portfolio: [{ symbol: 'BTC', weight: 0.5 }], horizon_years: 2, scenarios: ['base'] }),
     );
+    const putAssumption = 'PUT /qsim/assumptions/{symbol}';
+    await call(
+      putAssumption,
+      t.http
+        .put('/qsim/assumptions/ETH')
+        .set(bearer(partner))
+        .send({ expected_return: 0.06, volatility: 0.7 }),
+    );
+    await call(
+      putAssumption,
+      t.http.put('/qsim/assumptions/ETH').set(bearer(partner)).send({ expected_return: 3 }),
+    );
+    await call('GET /qsim/assumptions', t.http.get('/qsim/assumptions').set(bearer(partner)));
+    const deleteAssumption = 'DELETE /qsim/assumptions/{symbol}';
+    await call(deleteAssumption, t.http.delete('/qsim/assumptions/ETH').set(bearer(partner)));
+    await call(deleteAssumption, t.http.delete('/qsim/assumptions/ETH').set(bearer(partner)));
     const roi = 'GET /roi/projection';
     await call(roi, t.http.get('/roi/projection?principal_usd=10000&horizon_years=5').set(bearer(partner)));
     await call(roi, t.http.get('/roi/projection?principal_usd=10000&horizon_years=500').set(bearer(partner)));
@@ -497,6 +513,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
       }
     }
     expect(missing).toEqual([]);
-    expect(outcomes.size).toBe(31);
+    // 31 + GET, PUT and DELETE of /qsim/assumptions (issue 20).
+    expect(outcomes.size).toBe(34);
   });
 });

@@ -11,12 +11,19 @@ import type { Response } from 'supertest';
 import { ManualClock } from '../src/common/clock/clock.js';
 import { formatPercent, formatUsd } from '../src/domain/money/format.js';
 import { simulatePortfolio } from '../src/domain/simulation/monte-carlo.js';
+import { resolveAssumptions } from '../src/domain/simulation/return-assumptions.js';
 import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
 import { MarketHistoryService } from '../src/modules/simulation/market-history.service.js';
 import { SimulationPool } from '../src/modules/simulation/simulation-pool.js';
 import { ClientsService } from '../src/modules/tenancy/clients.service.js';
 import { bearer } from './factories/accounts.factory.js';
 import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+
+const PINNED_SCENARIOS = [
+  { name: 'bull', cagr: '88.46%', terminal_usd: '$35,516.87' },
+  { name: 'base', cagr: '9.92%', terminal_usd: '$12,081.32' },
+  { name: 'bear', cagr: '-35.81%', terminal_usd: '$4,121.00' },
+];
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 /** The sandbox's 30 assets with stored history. */
@@ -97,13 +104,11 @@ describe('POST /qsim/simulate in the worker pool (e2e)', () => {
       seed: 42,
     };
     const res = await simulate(partner, body).expect(200);
-    // Pinned from the in-thread simulator (commit ea1292a, before the worker pool).
-    expect(res.body).toEqual({
-      scenarios: [
-        { name: 'bull', cagr: '214.08%', terminal_usd: '$98,643.19' },
-        { name: 'base', cagr: '82.94%', terminal_usd: '$33,465.82' },
-        { name: 'bear', cagr: '6.64%', terminal_usd: '$11,371.68' },
-      ],
+    // Pinned from the in-thread simulator. Before issue 20 (raw historical drift; commit ea1292a,
+    // before the worker pool): bull 214.08 % $98,643.19, base 82.94 % $33,465.82, bear 6.64 %
+    // $11,371.68. Recomputed with the default (shrunk) return assumptions:
+    expect(res.body).toMatchObject({
+      scenarios: PINNED_SCENARIOS,
       seed: 42,
       principal_usd: 10000,
       horizon_years: 2,
@@ -112,16 +117,43 @@ describe('POST /qsim/simulate in the worker pool (e2e)', () => {
       history_from: '2020-01-02',
       history_to: '2026-03-15',
       history_days: 2265,
+      method: 'parametric',
+      inflation_rate: null,
+      monthly_contribution_usd: 0,
     });
+    // Nothing else but the issue-20 additions (each checked in simulate.e2e-spec.ts).
+    expect(Object.keys(res.body).sort()).toEqual(
+      [
+        'scenarios',
+        'seed',
+        'principal_usd',
+        'horizon_years',
+        'paths',
+        'steps_per_year',
+        'history_from',
+        'history_to',
+        'history_days',
+        'method',
+        'rebalancing',
+        'risk',
+        'assumptions',
+        'inflation_rate',
+        'monthly_contribution_usd',
+        'disclosure',
+      ].sort(),
+    );
 
     // And the pure simulator, run here on the same stored history, agrees to the last digit.
     const history = t.app.get(MarketHistoryService);
     const aligned = await history.alignedDailyLogReturns(['BTC', 'ETH', 'SOL']);
+    const assumptions = resolveAssumptions(['BTC', 'ETH', 'SOL'], aligned.dailyLogReturns);
     const inThread = simulatePortfolio({
       assets: body.portfolio,
       dailyLogReturns: aligned.dailyLogReturns,
       horizonYears: 2,
       seed: 42,
+      annualLogDrift: assumptions.map((a) => a.annualLogDrift),
+      annualVolatility: assumptions.map((a) => a.volatility),
     });
     expect(res.body.scenarios).toEqual(
       inThread.scenarios.map((s) => ({

@@ -14,6 +14,34 @@ const PORTFOLIO = [
   { symbol: 'SOL', weight: 0.1 },
 ];
 
+/** Recomputed with the default assumptions (issue 20); see docs/simulation.md "Before and after". */
+const PINNED_PARAMETRIC = {
+  scenarios: [
+    { name: 'bull', cagr: '37.87%', terminal_usd: '$248,139.32' },
+    { name: 'base', cagr: '8.47%', terminal_usd: '$22,542.80' },
+    { name: 'bear', cagr: '-14.70%', terminal_usd: '$2,039.87' },
+  ],
+  risk: {
+    probability_below_principal: '33.37%',
+    max_drawdown_median: '80.27%',
+    max_drawdown_p90: '94.46%',
+    expected_shortfall_5_usd: '$592.88',
+  },
+};
+const PINNED_BOOTSTRAP = {
+  scenarios: [
+    { name: 'bull', cagr: '36.40%', terminal_usd: '$222,934.87' },
+    { name: 'base', cagr: '8.32%', terminal_usd: '$22,242.03' },
+    { name: 'bear', cagr: '-13.89%', terminal_usd: '$2,240.19' },
+  ],
+  risk: {
+    probability_below_principal: '32.90%',
+    max_drawdown_median: '79.46%',
+    max_drawdown_p90: '93.94%',
+    expected_shortfall_5_usd: '$687.51',
+  },
+};
+
 const percent = (text: string) => Number(/^(-?\d+\.\d{2})%$/.exec(text)![1]);
 const usd = (text: string) => Number(/^\$([\d,]+\.\d{2})$/.exec(text)![1].replace(/,/g, ''));
 
@@ -57,6 +85,73 @@ describe('POST /qsim/simulate (e2e)', () => {
     expect(percent(bull.cagr)).toBeGreaterThanOrEqual(percent(base.cagr));
     expect(percent(base.cagr)).toBeGreaterThanOrEqual(percent(bear.cagr));
     expect(usd(bull.terminal_usd)).toBeGreaterThan(usd(bear.terminal_usd));
+  });
+
+  it('with the default assumptions, the 60/40 BTC/ETH bear case over 10 years is below risk-free growth', async () => {
+    const body = {
+      portfolio: [
+        { symbol: 'BTC', weight: 0.6 },
+        { symbol: 'ETH', weight: 0.4 },
+      ],
+      horizon_years: 10,
+      scenarios: ['bull', 'base', 'bear'],
+      seed: 2026,
+    };
+    for (const method of ['parametric', 'bootstrap']) {
+      const res = await simulate({ ...body, method }).expect(200);
+      const bear = res.body.scenarios[2];
+      // The principal at the prior's risk-free 4 % for 10 years: 10,000 × 1.04¹⁰ = 14,802.44.
+      expect(usd(bear.terminal_usd)).toBeLessThan(14_802.44);
+      // A bad outcome, not a smaller boom: the bear case loses money.
+      expect(percent(bear.cagr)).toBeLessThan(0);
+      expect(res.body.method).toBe(method);
+      expect(res.body.assumptions.map((a: { source: string }) => a.source)).toEqual([
+        'history_shrunk',
+        'history_shrunk',
+      ]);
+      expect(res.body.disclosure).toMatch(/^Hypothetical projection/);
+      expect(res.body.rebalancing).toMatch(/every month/);
+      const risk = res.body.risk;
+      expect(percent(risk.max_drawdown_p90)).toBeGreaterThanOrEqual(percent(risk.max_drawdown_median));
+      expect(usd(risk.expected_shortfall_5_usd)).toBeLessThan(usd(bear.terminal_usd));
+      expect(percent(risk.probability_below_principal)).toBeGreaterThan(10);
+    }
+  });
+
+  it('pins the 60/40 figures of both methods (recomputed for issue 20; before: bear +19.17 %)', async () => {
+    const body = {
+      portfolio: [
+        { symbol: 'BTC', weight: 0.6 },
+        { symbol: 'ETH', weight: 0.4 },
+      ],
+      horizon_years: 10,
+      scenarios: ['bull', 'base', 'bear'],
+      seed: 2026,
+    };
+    const parametric = await simulate(body).expect(200);
+    expect({ scenarios: parametric.body.scenarios, risk: parametric.body.risk }).toEqual(PINNED_PARAMETRIC);
+    const bootstrap = await simulate({ ...body, method: 'bootstrap' }).expect(200);
+    expect({ scenarios: bootstrap.body.scenarios, risk: bootstrap.body.risk }).toEqual(PINNED_BOOTSTRAP);
+  });
+
+  it('adds contributions and deflates by inflation; old requests keep their defaults', async () => {
+    const plain = await simulate(valid).expect(200);
+    expect(plain.body).toMatchObject({
+      method: 'parametric',
+      inflation_rate: null,
+      monthly_contribution_usd: 0,
+    });
+    const paying = await simulate({ ...valid, monthly_contribution_usd: 500 }).expect(200);
+    expect(usd(paying.body.scenarios[1].terminal_usd)).toBeGreaterThan(
+      usd(plain.body.scenarios[1].terminal_usd),
+    );
+    const real = await simulate({ ...valid, inflation_rate: 0.03 }).expect(200);
+    expect(real.body.inflation_rate).toBe('3.00%');
+    // Same paths, every value divided by 1.03²: the median in today's dollars.
+    expect(usd(real.body.scenarios[1].terminal_usd)).toBeCloseTo(
+      usd(plain.body.scenarios[1].terminal_usd) / 1.03 ** 2,
+      1,
+    );
   });
 
   it('the same seed gives the identical answer; another seed another one', async () => {
@@ -194,6 +289,19 @@ describe('POST /qsim/simulate (e2e)', () => {
       ['a fractional seed', { ...valid, seed: 1.5 }, 'seed'],
       ['an object seed', { ...valid, seed: { x: 1 } }, 'seed'],
       ['an unknown field', { ...valid, paths: 5 }, 'paths'],
+      ['an unknown method', { ...valid, method: 'historical' }, 'method'],
+      ['inflation_rate as text', { ...valid, inflation_rate: '2%' }, 'inflation_rate'],
+      ['inflation_rate above 0.5', { ...valid, inflation_rate: 0.6 }, 'inflation_rate'],
+      [
+        'monthly_contribution_usd as text',
+        { ...valid, monthly_contribution_usd: '500' },
+        'monthly_contribution_usd',
+      ],
+      [
+        'monthly_contribution_usd beyond 1e12',
+        { ...valid, monthly_contribution_usd: -2e12 },
+        'monthly_contribution_usd',
+      ],
     ])('%s', async (_name, body, field) => {
       const res = await simulate(body).expect(400);
       expect(res.headers['content-type']).toMatch(/application\/problem\+json/);

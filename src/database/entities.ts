@@ -17,6 +17,7 @@ import { MarketSnapshotEntity } from '../modules/market/entities/market-snapshot
 import { PriceHistoryEntity } from '../modules/market/entities/price-history.entity.js';
 import { PortfolioEntity } from '../modules/portfolios/entities/portfolio.entity.js';
 import { PortfolioAllocationEntity } from '../modules/portfolios/entities/portfolio-allocation.entity.js';
+import { CapitalMarketAssumptionEntity } from '../modules/simulation/entities/capital-market-assumption.entity.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type EntityClass = new (...args: any[]) => object;
@@ -26,6 +27,7 @@ export const ENTITY_GROUPS = {
   accounts: [AccountEntity, TransactionEntity, BalanceSnapshotEntity, BalanceSnapshotAssetEntity],
   market: [AssetEntity, MarketSnapshotEntity, PriceHistoryEntity, MarketRefreshJobEntity],
   portfolios: [PortfolioEntity, PortfolioAllocationEntity],
+  simulation: [CapitalMarketAssumptionEntity],
 } satisfies Record<string, EntityClass[]>;
 
 export type EntityGroup = keyof typeof ENTITY_GROUPS;

@@ -16,6 +16,11 @@ export interface RandomSource {
   normal(): number;
   /** Uniform integer in [minInclusive, maxInclusive]. */
   int(minInclusive: number, maxInclusive: number): number;
+  /**
+   * Optional bulk form of normal(): writes `count` normals into out[0..count), exactly the
+   * numbers `count` calls of normal() would return, in that order.
+   */
+  fillNormals?(out: Float64Array, count: number): void;
 }
 
 function splitmix32(seed: number): () => number {
@@ -92,6 +97,84 @@ export class SeededRandom implements RandomSource {
     const factor = sqrt((-2 * log(s)) / s);
     this.spareNormal = v * factor;
     return u * factor;
+  }
+
+  /**
+   * `count` calls of normal() in one: the same numbers in the same order, the generator state
+   * left exactly as they would leave it. The state lives in locals for the loop (no property
+   * loads and stores per draw), which is what the Monte Carlo's millions of draws need: through
+   * normal() the generator took about twice the time of this loop.
+   */
+  fillNormals(out: Float64Array, count: number): void {
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    let k = 0;
+    if (count > 0 && this.spareNormal !== null) {
+      out[k++] = this.spareNormal;
+      this.spareNormal = null;
+    }
+    let spare = 0;
+    let hasSpare = false;
+    while (k < count) {
+      let u: number;
+      let v: number;
+      let s: number;
+      do {
+        // Four xoshiro128** steps (nextUint32), two per uniform as in next().
+        let r = imul(rotl(imul(s1, 5) >>> 0, 7), 9) >>> 0;
+        let t = (s1 << 9) >>> 0;
+        s2 = (s2 ^ s0) >>> 0;
+        s3 = (s3 ^ s1) >>> 0;
+        s1 = (s1 ^ s2) >>> 0;
+        s0 = (s0 ^ s3) >>> 0;
+        s2 = (s2 ^ t) >>> 0;
+        s3 = rotl(s3, 11);
+        const highU = r >>> 5;
+        r = imul(rotl(imul(s1, 5) >>> 0, 7), 9) >>> 0;
+        t = (s1 << 9) >>> 0;
+        s2 = (s2 ^ s0) >>> 0;
+        s3 = (s3 ^ s1) >>> 0;
+        s1 = (s1 ^ s2) >>> 0;
+        s0 = (s0 ^ s3) >>> 0;
+        s2 = (s2 ^ t) >>> 0;
+        s3 = rotl(s3, 11);
+        u = ((highU * 67108864 + (r >>> 6)) / 9007199254740992) * 2 - 1;
+        r = imul(rotl(imul(s1, 5) >>> 0, 7), 9) >>> 0;
+        t = (s1 << 9) >>> 0;
+        s2 = (s2 ^ s0) >>> 0;
+        s3 = (s3 ^ s1) >>> 0;
+        s1 = (s1 ^ s2) >>> 0;
+        s0 = (s0 ^ s3) >>> 0;
+        s2 = (s2 ^ t) >>> 0;
+        s3 = rotl(s3, 11);
+        const highV = r >>> 5;
+        r = imul(rotl(imul(s1, 5) >>> 0, 7), 9) >>> 0;
+        t = (s1 << 9) >>> 0;
+        s2 = (s2 ^ s0) >>> 0;
+        s3 = (s3 ^ s1) >>> 0;
+        s1 = (s1 ^ s2) >>> 0;
+        s0 = (s0 ^ s3) >>> 0;
+        s2 = (s2 ^ t) >>> 0;
+        s3 = rotl(s3, 11);
+        v = ((highV * 67108864 + (r >>> 6)) / 9007199254740992) * 2 - 1;
+        s = u * u + v * v;
+      } while (s >= 1 || s === 0);
+      const factor = sqrt((-2 * log(s)) / s);
+      out[k++] = u * factor;
+      if (k < count) {
+        out[k++] = v * factor;
+      } else {
+        spare = v * factor;
+        hasSpare = true;
+      }
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+    if (hasSpare) this.spareNormal = spare;
   }
 
   int(minInclusive: number, maxInclusive: number): number {

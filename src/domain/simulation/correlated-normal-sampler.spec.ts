@@ -79,4 +79,19 @@ describe('estimateAnnualMoments', () => {
   ])('rejects $name', ({ series, code }) => {
     expect(() => estimateAnnualMoments(series)).toThrow(expect.objectContaining({ code }));
   });
+
+  it('fillSteps gives the same draws as fill() step by step, bit for bit', () => {
+    const lower = choleskyDecompose(COVARIANCE);
+    const stepwise = new CorrelatedNormalSampler(MEAN, lower, new SeededRandom('steps'));
+    const bulk = new CorrelatedNormalSampler(MEAN, lower, new SeededRandom('steps'));
+    for (const steps of [1, 7, 120, 3]) {
+      const out = new Float64Array(steps * 3);
+      bulk.fillSteps(out, steps);
+      const one = new Float64Array(3);
+      for (let s = 0; s < steps; s++) {
+        stepwise.fill(one);
+        expect(Array.from(out.subarray(s * 3, s * 3 + 3))).toEqual(Array.from(one));
+      }
+    }
+  });
 });

@@ -12,6 +12,8 @@ export class CorrelatedNormalSampler {
   /** Row-major n×n lower triangle. */
   private readonly lower: Float64Array;
   private readonly z: Float64Array;
+  /** Normals of fillSteps, grown on demand. */
+  private stepNormals = new Float64Array(0);
 
   constructor(
     mean: readonly number[],
@@ -38,6 +40,30 @@ export class CorrelatedNormalSampler {
       const row = i * n;
       for (let j = 0; j <= i; j++) value += lower[row + j] * z[j];
       out[i] = value;
+    }
+  }
+
+  /**
+   * `steps` draws at once into out[0 .. steps·dimension), draw s at offset s·dimension: the
+   * same numbers as `steps` calls of fill(), with the normals drawn in one bulk call of the
+   * random source (RandomSource.fillNormals) when it has one.
+   */
+  fillSteps(out: Float64Array, steps: number): void {
+    const n = this.dimension;
+    const count = steps * n;
+    if (this.stepNormals.length < count) this.stepNormals = new Float64Array(count);
+    const z = this.stepNormals;
+    if (this.random.fillNormals) this.random.fillNormals(z, count);
+    else for (let k = 0; k < count; k++) z[k] = this.random.normal();
+    const lower = this.lower;
+    const mean = this.mean;
+    for (let base = 0; base < count; base += n) {
+      for (let i = 0; i < n; i++) {
+        let value = mean[i];
+        const row = i * n;
+        for (let j = 0; j <= i; j++) value += lower[row + j] * z[base + j];
+        out[base + i] = value;
+      }
     }
   }
 }

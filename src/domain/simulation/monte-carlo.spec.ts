@@ -1,5 +1,6 @@
 import { SeededRandom } from '../random/seeded-random.js';
 import {
+  BlockBootstrapSampler,
   percentile,
   simulatePortfolio,
   type SimulationInput,
@@ -215,5 +216,120 @@ describe('percentile (linear interpolation between closest ranks)', () => {
   it('rejects an empty sample or p outside [0, 1]', () => {
     expect(() => percentile([], 0.5)).toThrow();
     expect(() => percentile([1], 1.5)).toThrow();
+  });
+});
+
+describe('simulatePortfolio: assumptions, bootstrap, flows and risk figures', () => {
+  /** Sample correlation of two equally long series. */
+  function correlation(a: ArrayLike<number>, b: ArrayLike<number>): number {
+    const n = a.length;
+    let ma = 0;
+    let mb = 0;
+    for (let k = 0; k < n; k++) {
+      ma += a[k] / n;
+      mb += b[k] / n;
+    }
+    let sab = 0;
+    let saa = 0;
+    let sbb = 0;
+    for (let k = 0; k < n; k++) {
+      sab += (a[k] - ma) * (b[k] - mb);
+      saa += (a[k] - ma) ** 2;
+      sbb += (b[k] - mb) ** 2;
+    }
+    return sab / Math.sqrt(saa * sbb);
+  }
+
+  it('bootstrap keeps the history sample correlation (within 0.03 over 12,000 months)', () => {
+    const historical = correlation(BTC, ETH); // ≈ 0.8 by construction
+    const assumed = [Math.log1p(0.04), Math.log1p(0.04)];
+    const sampler = new BlockBootstrapSampler(
+      [BTC, ETH],
+      [0, 0].map((_, i) => ([BTC, ETH][i].reduce((s, r) => s + r, 0) / 730) * 365),
+      assumed,
+      [1, 1],
+      12,
+      new SeededRandom(7),
+    );
+    const months = 12_000;
+    const out = new Float64Array(months * 2);
+    sampler.fillSteps(out, months);
+    const a = out.filter((_, k) => k % 2 === 0);
+    const b = out.filter((_, k) => k % 2 === 1);
+    expect(Math.abs(correlation(a, b) - historical)).toBeLessThan(0.03);
+    // Re-centred: the mean monthly log return is the assumed one (days/365 of μ), not the history's.
+    const meanA = a.reduce((s, r) => s + r, 0) / a.length;
+    expect(Math.abs(meanA - assumed[0] / 12)).toBeLessThan(0.01);
+  });
+
+  it('bootstrap: the drift of every whole circle of start days is exactly the assumed μ', () => {
+    // A constant history: every block sums to its days × μ/365 (deviations are 0).
+    const flat = Array.from({ length: 60 }, () => 0.01);
+    const result = simulatePortfolio({
+      assets: [{ symbol: 'X', weight: 1 }],
+      dailyLogReturns: [flat],
+      horizonYears: 3,
+      seed: 1,
+      paths: 5,
+      method: 'bootstrap',
+      annualLogDrift: [0.05],
+    });
+    expect(Number(result.scenarios[1].terminalUsd)).toBeCloseTo(10_000 * Math.exp(0.15), 2);
+    expect(result.risk.maxDrawdownP90).toBe(0);
+    expect(result.risk.probabilityBelowPrincipal).toBe(0);
+  });
+
+  it.each(['parametric', 'bootstrap'] as const)(
+    '%s: a fixed seed reproduces every figure; another seed differs',
+    (method) => {
+      const first = simulatePortfolio(input({ method, annualLogDrift: [0.03, 0.02] }));
+      expect(simulatePortfolio(input({ method, annualLogDrift: [0.03, 0.02] }))).toEqual(first);
+      expect(
+        simulatePortfolio(input({ method, annualLogDrift: [0.03, 0.02], seed: 9 })).scenarios,
+      ).not.toEqual(first.scenarios);
+    },
+  );
+
+  it('uses the assumed drift and volatility: zero volatility gives the closed form', () => {
+    const result = simulatePortfolio(
+      input({
+        annualLogDrift: [Math.log1p(0.04), Math.log1p(0.06)],
+        annualVolatility: [0, 0],
+        horizonYears: 10,
+      }),
+    );
+    const expected = zeroVolatilityTerminalUsd({
+      principalUsd: 10_000,
+      weights: [0.6, 0.4],
+      annualDrift: [Math.log1p(0.04), Math.log1p(0.06)],
+      horizonYears: 10,
+    });
+    for (const scenario of result.scenarios) expect(Number(scenario.terminalUsd)).toBeCloseTo(expected, 2);
+    expect(result.risk.maxDrawdownMedian).toBe(0);
+  });
+
+  it('adds contributions at step ends, deflates by inflation, never goes below 0 on withdrawals', () => {
+    const flat = { annualLogDrift: [0, 0], annualVolatility: [0, 0], horizonYears: 2 };
+    const paid = simulatePortfolio(input({ ...flat, periodicContributionUsd: 100 }));
+    expect(paid.scenarios[1].terminalUsd).toBe('12400.00'); // 10,000 + 24 × 100
+    const real = simulatePortfolio(input({ ...flat, inflationRate: 0.03 }));
+    expect(real.scenarios[1].terminalUsd).toBe('9425.96'); // 10,000 / 1.03² = 9425.959…
+    expect(real.risk.probabilityBelowPrincipal).toBe(1);
+    const drained = simulatePortfolio(input({ ...flat, periodicContributionUsd: -1000 }));
+    expect(drained.scenarios[1].terminalUsd).toBe('0.00');
+    expect(drained.scenarios[1].cagr).toBe(-1);
+  });
+
+  it('risk figures: share below principal, drawdown percentiles and 5 % expected shortfall', () => {
+    const result = simulatePortfolio(input({ paths: 2000, annualLogDrift: [0, 0] }));
+    const { risk } = result;
+    // Zero drift: the median path ends near the principal, so about half end below it.
+    expect(risk.probabilityBelowPrincipal).toBeGreaterThan(0.4);
+    expect(risk.probabilityBelowPrincipal).toBeLessThan(0.7);
+    expect(risk.maxDrawdownP90).toBeGreaterThanOrEqual(risk.maxDrawdownMedian);
+    expect(risk.maxDrawdownMedian).toBeGreaterThan(0);
+    expect(risk.maxDrawdownP90).toBeLessThan(1);
+    expect(Number(risk.expectedShortfall5Usd)).toBeLessThan(Number(result.scenarios[2].terminalUsd));
+    expect(Number(risk.expectedShortfall5Usd)).toBeGreaterThan(0);
   });
 });

@@ -11,7 +11,7 @@
 import { Decimal } from 'decimal.js';
 import { roundUsdToCents } from '../money/format.js';
 import { SeededRandom } from '../random/seeded-random.js';
-import { estimateAnnualMoments } from './annual-moments.js';
+import { DAYS_PER_YEAR, estimateAnnualMoments } from './annual-moments.js';
 import { CorrelatedNormalSampler } from './correlated-normal-sampler.js';
 import { factorCovariance } from './covariance-factor.js';
 import { invalidInput } from './simulation-error.js';
@@ -32,6 +32,34 @@ export interface SimulationInput {
   readonly stepsPerYear?: number;
   readonly paths?: number;
   readonly principalUsd?: number;
+  /** Default parametric (correlated log-normal); bootstrap resamples the history in blocks. */
+  readonly method?: SimulationMethod;
+  /**
+   * Assumed annual mean log return μ per asset (ln(1 + expected compound return)), in the order
+   * of `assets`. Absent: the history's own mean — for the engine's tests only; the service always
+   * passes the assumptions of return-assumptions.ts.
+   */
+  readonly annualLogDrift?: readonly number[];
+  /** Assumed annual volatility per asset; absent: the history's. Correlations stay the history's. */
+  readonly annualVolatility?: readonly number[];
+  /** Annual inflation rate (fraction): when given, every figure is in today's dollars. */
+  readonly inflationRate?: number;
+  /** Paid in (> 0) or taken out (< 0) at the end of every step, nominal USD; default 0. */
+  readonly periodicContributionUsd?: number;
+}
+
+export type SimulationMethod = 'parametric' | 'bootstrap';
+export const SIMULATION_METHODS: readonly SimulationMethod[] = ['parametric', 'bootstrap'];
+
+/** Risk figures of the same paths as the scenarios (docs/simulation.md "Risk figures"). */
+export interface SimulationRisk {
+  /** Share of paths whose terminal value is below the principal. */
+  readonly probabilityBelowPrincipal: number;
+  /** Median and 90th percentile over paths of the largest peak-to-trough fall of the portfolio's return index. */
+  readonly maxDrawdownMedian: number;
+  readonly maxDrawdownP90: number;
+  /** Mean of the worst 5 % of terminal values, rounded half-up to cents, decimal text. */
+  readonly expectedShortfall5Usd: string;
 }
 
 export type ScenarioName = 'bull' | 'base' | 'bear';
@@ -61,6 +89,10 @@ export interface SimulationResult {
     readonly annualVolatility: readonly number[];
     readonly jitter: number;
   };
+  readonly method: SimulationMethod;
+  readonly risk: SimulationRisk;
+  readonly inflationRate: number | null;
+  readonly periodicContributionUsd: number;
 }
 
 export const SIMULATION_DEFAULTS = { stepsPerYear: 12, paths: 10_000, principalUsd: 10_000 } as const;
@@ -71,6 +103,8 @@ export const SIMULATION_LIMITS = {
   maxAssets: 50,
 } as const;
 export const WEIGHT_SUM_TOLERANCE = 0.0001;
+/** Expected shortfall is the mean of this worst share of terminal values. */
+export const EXPECTED_SHORTFALL_LEVEL = 0.05;
 
 export const SCENARIO_PERCENTILES: readonly { readonly name: ScenarioName; readonly percentile: number }[] = [
   { name: 'bull', percentile: 0.9 },
@@ -85,20 +119,50 @@ export function simulatePortfolio(input: SimulationInput): SimulationResult {
   const { horizonYears } = input;
   const weights = validate(input, stepsPerYear, paths, principalUsd);
 
-  const { drift, covariance } = estimateAnnualMoments(input.dailyLogReturns);
-  const stepDrift = drift.map((annual) => annual / stepsPerYear);
-  const { lower, jitter } = factorCovariance(covariance.map((row) => row.map((v) => v / stepsPerYear)));
-  const sampler = new CorrelatedNormalSampler(stepDrift, lower, new SeededRandom(input.seed));
-
-  const terminal = simulateTerminalValues(
-    sampler,
-    stepDrift,
-    weights,
-    principalUsd,
-    horizonYears * stepsPerYear,
-    paths,
+  const method = input.method ?? 'parametric';
+  const history = estimateAnnualMoments(input.dailyLogReturns);
+  const drift = input.annualLogDrift ? [...input.annualLogDrift] : history.drift;
+  const historicalVolatility = history.covariance.map((row, i) => Math.sqrt(row[i]));
+  const volatility = input.annualVolatility ? [...input.annualVolatility] : historicalVolatility;
+  // Scale factor per asset from the history's volatility to the assumed one; correlations stay.
+  const scale = volatility.map((sigma, i) =>
+    historicalVolatility[i] > 0 ? sigma / historicalVolatility[i] : 0,
   );
+  const covariance = history.covariance.map((row, i) => row.map((v, j) => v * scale[i] * scale[j]));
+  const stepDrift = drift.map((annual) => annual / stepsPerYear);
+  const random = new SeededRandom(input.seed);
+  let jitter = 0;
+  let sampler: StepSampler;
+  if (method === 'bootstrap') {
+    sampler = new BlockBootstrapSampler(
+      input.dailyLogReturns,
+      history.drift,
+      drift,
+      scale,
+      stepsPerYear,
+      random,
+    );
+  } else {
+    const factor = factorCovariance(covariance.map((row) => row.map((v) => v / stepsPerYear)));
+    jitter = factor.jitter;
+    sampler = new CorrelatedNormalSampler(stepDrift, factor.lower, random);
+  }
+
+  const steps = horizonYears * stepsPerYear;
+  const { terminal, maxDrawdown } = simulatePaths(sampler, method === 'parametric', stepDrift, weights, {
+    principalUsd,
+    steps,
+    paths,
+    contributionUsd: input.periodicContributionUsd ?? 0,
+  });
+  // In today's dollars: every terminal value divided by the inflation over the horizon.
+  const inflationRate = input.inflationRate ?? null;
+  if (inflationRate !== null) {
+    const deflator = Math.pow(1 + inflationRate, horizonYears);
+    for (let k = 0; k < terminal.length; k++) terminal[k] /= deflator;
+  }
   terminal.sort();
+  maxDrawdown.sort();
 
   const scenarios = SCENARIO_PERCENTILES.map(({ name, percentile: p }) => {
     const valueUsd = percentile(terminal, p);
@@ -120,54 +184,188 @@ export function simulatePortfolio(input: SimulationInput): SimulationResult {
     model: {
       symbols: input.assets.map((asset) => asset.symbol),
       annualDrift: drift,
-      annualVolatility: covariance.map((row, i) => Math.sqrt(row[i])),
+      annualVolatility: volatility,
       jitter: jitter * stepsPerYear,
     },
+    method,
+    risk: riskFigures(terminal, maxDrawdown, principalUsd),
+    inflationRate,
+    periodicContributionUsd: input.periodicContributionUsd ?? 0,
   };
 }
 
+/** From the ascending terminal values and maximum drawdowns of all paths. */
+function riskFigures(
+  terminal: Float64Array,
+  maxDrawdown: Float64Array,
+  principalUsd: number,
+): SimulationRisk {
+  let below = 0;
+  while (below < terminal.length && terminal[below] < principalUsd) below++;
+  const worst = Math.max(1, Math.floor(terminal.length * EXPECTED_SHORTFALL_LEVEL));
+  let sum = 0;
+  for (let k = 0; k < worst; k++) sum += terminal[k];
+  return {
+    probabilityBelowPrincipal: below / terminal.length,
+    maxDrawdownMedian: percentile(maxDrawdown, 0.5),
+    maxDrawdownP90: percentile(maxDrawdown, 0.9),
+    expectedShortfall5Usd: roundUsdToCents(new Decimal(sum / worst)).toFixed(2),
+  };
+}
+
+/** Draws a whole path's step log returns: out[s·n + i] is asset i's log return in step s. */
+export interface StepSampler {
+  fillSteps(out: Float64Array, steps: number): void;
+}
+
 /**
- * Terminal value per path, rebalanced to `weights` at the start of every step:
- * value ← value × Σᵢ wᵢ·exp(rᵢ), r drawn per step from the sampler.
+ * Terminal value and maximum drawdown per path, rebalanced to `weights` at the start of every
+ * step: value ← value × Σᵢ wᵢ·exp(rᵢ) (+ the contribution at the step's end, never below 0),
+ * r one step of the sampler's path.
  *
- * Paths come in antithetic pairs: a draw r = μΔ + L·z drives one path and its mirror
- * 2μΔ − r = μΔ − L·z drives the next, so each normal serves two paths. That halves the
- * work of the random-number generator (most of the run time) and reduces the sampling
- * error of the percentiles; each path on its own still has exactly the model's
- * distribution. With an odd count the last path has no twin. The random stream is
- * consumed pair by pair, step by step, asset by asset.
+ * Parametric paths come in antithetic pairs: a draw r = μΔ + L·z drives one path and its mirror
+ * 2μΔ − r = μΔ − L·z drives the next, so each normal serves two paths. That halves the work of
+ * the random-number generator (most of the run time) and reduces the sampling error of the
+ * percentiles; each path on its own still has exactly the model's distribution. With an odd
+ * count the last path has no twin. The random stream is consumed pair by pair, step by step,
+ * asset by asset. Bootstrap paths have no twin: the mirror of a resampled month is not a month
+ * the history could give (skew).
+ *
+ * The drawdown is measured on the portfolio's return index (the value without contributions or
+ * withdrawals), at step ends: the largest fall from a running peak, 1 − index / peak.
  */
-function simulateTerminalValues(
-  sampler: CorrelatedNormalSampler,
+function simulatePaths(
+  sampler: StepSampler,
+  antithetic: boolean,
   stepDrift: readonly number[],
   weights: Float64Array,
-  principalUsd: number,
-  steps: number,
-  paths: number,
-): Float64Array {
+  run: { principalUsd: number; steps: number; paths: number; contributionUsd: number },
+): { terminal: Float64Array; maxDrawdown: Float64Array } {
+  const { principalUsd, steps, paths, contributionUsd } = run;
   const assetCount = weights.length;
   const twiceDrift = Float64Array.from(stepDrift, (drift) => 2 * drift);
-  const stepLogReturns = new Float64Array(assetCount);
+  // One path's (or pair's) draws for every step at once (steps × assets): the normals come from
+  // the generator in one bulk call, in the order of `steps` single draws, so a seed gives the
+  // same figures as drawing step by step.
+  const draws = new Float64Array(steps * assetCount);
   const terminal = new Float64Array(paths);
-  for (let path = 0; path < paths; path += 2) {
-    const hasTwin = path + 1 < paths;
+  const maxDrawdown = new Float64Array(paths);
+  const stride = antithetic ? 2 : 1;
+  for (let path = 0; path < paths; path += stride) {
+    const hasTwin = antithetic && path + 1 < paths;
+    sampler.fillSteps(draws, steps);
     let value = principalUsd;
     let twinValue = principalUsd;
-    for (let step = 0; step < steps; step++) {
-      sampler.fill(stepLogReturns);
+    let index = 1;
+    let peak = 1;
+    let drawdown = 0;
+    let twinIndex = 1;
+    let twinPeak = 1;
+    let twinDrawdown = 0;
+    for (let base = 0; base < draws.length; base += assetCount) {
       let growth = 0;
       let twinGrowth = 0;
       for (let i = 0; i < assetCount; i++) {
-        growth += weights[i] * Math.exp(stepLogReturns[i]);
-        twinGrowth += weights[i] * Math.exp(twiceDrift[i] - stepLogReturns[i]);
+        const logReturn = draws[base + i];
+        growth += weights[i] * Math.exp(logReturn);
+        if (antithetic) twinGrowth += weights[i] * Math.exp(twiceDrift[i] - logReturn);
       }
       value *= growth;
-      twinValue *= twinGrowth;
+      index *= growth;
+      if (index > peak) peak = index;
+      else if (1 - index / peak > drawdown) drawdown = 1 - index / peak;
+      if (antithetic) {
+        twinValue *= twinGrowth;
+        twinIndex *= twinGrowth;
+        if (twinIndex > twinPeak) twinPeak = twinIndex;
+        else if (1 - twinIndex / twinPeak > twinDrawdown) twinDrawdown = 1 - twinIndex / twinPeak;
+      }
+      if (contributionUsd !== 0) {
+        value = Math.max(0, value + contributionUsd);
+        twinValue = Math.max(0, twinValue + contributionUsd);
+      }
     }
     terminal[path] = value;
-    if (hasTwin) terminal[path + 1] = twinValue;
+    maxDrawdown[path] = drawdown;
+    if (hasTwin) {
+      terminal[path + 1] = twinValue;
+      maxDrawdown[path + 1] = twinDrawdown;
+    }
   }
-  return terminal;
+  return { terminal, maxDrawdown };
+}
+
+/**
+ * Block bootstrap of the stored daily log returns (docs/simulation.md "Bootstrap"): each step is
+ * one block of consecutive history days, as many as the step has calendar days
+ * (⌊365·(s+1)/k⌋ − ⌊365·s/k⌋ for step s of a year of k steps: 30 or 31 for months, 365 a year),
+ * starting on a uniformly drawn day and wrapping around the end of the history. The block is
+ * taken from every asset at once, so a month keeps the assets' co-movement, fat tails and any
+ * autocorrelation within it. Each day's return is re-centred: its deviation from the asset's
+ * historical mean, scaled to the assumed volatility, plus the assumed mean μ/365; over a whole
+ * circle of start days the deviations sum to 0, so the expected drift is exactly the assumed one.
+ * Block sums come from prefix sums, so a step costs one uniform draw and one subtraction per asset.
+ */
+export class BlockBootstrapSampler implements StepSampler {
+  private readonly assetCount: number;
+  private readonly days: number;
+  /** Asset-major prefix sums of the scaled deviations, the history repeated (wrapped). */
+  private readonly prefix: Float64Array;
+  private readonly span: number;
+  private readonly stepDays: Int32Array;
+  private readonly stepMean: Float64Array;
+
+  constructor(
+    dailyLogReturns: readonly (readonly number[])[],
+    historicalAnnualDrift: readonly number[],
+    assumedAnnualDrift: readonly number[],
+    volatilityScale: readonly number[],
+    stepsPerYear: number,
+    private readonly random: SeededRandom,
+  ) {
+    this.assetCount = dailyLogReturns.length;
+    this.days = dailyLogReturns[0].length;
+    this.stepDays = Int32Array.from(
+      { length: stepsPerYear },
+      (_, s) =>
+        Math.floor((DAYS_PER_YEAR * (s + 1)) / stepsPerYear) - Math.floor((DAYS_PER_YEAR * s) / stepsPerYear),
+    );
+    const maxBlock = Math.max(...this.stepDays);
+    // Prefix sums over days 0 .. days + maxBlock: a block starting on the last day still fits.
+    this.span = this.days + maxBlock + 1;
+    this.prefix = new Float64Array(this.assetCount * this.span);
+    this.stepMean = new Float64Array(this.assetCount * stepsPerYear);
+    for (let i = 0; i < this.assetCount; i++) {
+      const series = dailyLogReturns[i];
+      const dailyMean = historicalAnnualDrift[i] / DAYS_PER_YEAR;
+      const offset = i * this.span;
+      for (let t = 1; t < this.span; t++) {
+        const deviation = (series[(t - 1) % this.days] - dailyMean) * volatilityScale[i];
+        this.prefix[offset + t] = this.prefix[offset + t - 1] + deviation;
+      }
+      for (let s = 0; s < stepsPerYear; s++) {
+        this.stepMean[i * stepsPerYear + s] = (assumedAnnualDrift[i] * this.stepDays[s]) / DAYS_PER_YEAR;
+      }
+    }
+  }
+
+  fillSteps(out: Float64Array, steps: number): void {
+    const n = this.assetCount;
+    const perYear = this.stepDays.length;
+    const prefix = this.prefix;
+    const span = this.span;
+    for (let s = 0; s < steps; s++) {
+      const inYear = s % perYear;
+      const length = this.stepDays[inYear];
+      const start = this.random.int(0, this.days - 1);
+      for (let i = 0; i < n; i++) {
+        const offset = i * span;
+        // The prefix runs over the history repeated, so a block wraps without a branch.
+        const sum = prefix[offset + start + length] - prefix[offset + start];
+        out[s * n + i] = sum + this.stepMean[i * perYear + inYear];
+      }
+    }
+  }
 }
 
 /**
@@ -228,6 +426,24 @@ function validate(
     throw invalidInput('principalUsd must be positive');
   if (typeof input.seed === 'number' && !Number.isFinite(input.seed))
     throw invalidInput('seed must be finite');
+  if (input.method !== undefined && !SIMULATION_METHODS.includes(input.method))
+    throw invalidInput(`method must be one of ${SIMULATION_METHODS.join(', ')}`);
+  for (const [name, values] of [
+    ['annualLogDrift', input.annualLogDrift],
+    ['annualVolatility', input.annualVolatility],
+  ] as const) {
+    if (values === undefined) continue;
+    if (values.length !== assets.length) throw invalidInput(`${name} must have one value per asset`);
+    if (!values.every((v) => Number.isFinite(v) && (name === 'annualLogDrift' || v >= 0)))
+      throw invalidInput(`${name} must hold finite values${name === 'annualVolatility' ? ' ≥ 0' : ''}`);
+  }
+  if (
+    input.inflationRate !== undefined &&
+    !(Number.isFinite(input.inflationRate) && input.inflationRate > -1)
+  )
+    throw invalidInput('inflationRate must be a finite fraction above −1');
+  if (input.periodicContributionUsd !== undefined && !Number.isFinite(input.periodicContributionUsd))
+    throw invalidInput('periodicContributionUsd must be finite');
 
   let total = 0;
   for (const { symbol, weight } of assets) {

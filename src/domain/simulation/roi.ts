@@ -78,7 +78,8 @@ export function projectRoi(input: RoiInput): RoiProjection {
 /**
  * CAGR of a daily price series (ascending, one price per calendar day, no gaps):
  * (last / first)^(1 / years) − 1 with years = (days − 1) / 365. Equivalently
- * exp(μ) − 1 for μ the annualised mean daily log return used by the simulation.
+ * exp(μ̂) − 1 for μ̂ the annualised mean daily log return. Since issue 20 it is shown for
+ * comparison only: projections compound at the return assumption (return-assumptions.ts).
  * With `lookbackYears`, only the last lookbackYears × 365 days are used.
  */
 export function historicalCagr(dailyPricesAscending: readonly number[], lookbackYears?: number): number {

@@ -1,16 +1,22 @@
 import { loadConfig } from '../../config/app-config.js';
+import { resolveAssumptions } from '../../domain/simulation/return-assumptions.js';
 import type { MarketHistoryService } from './market-history.service.js';
+import type { ReturnAssumptionsService } from './return-assumptions.service.js';
 import { RoiService } from './roi.service.js';
 
-/** A year of prices doubling: CAGR exactly 100 %. */
+/** A year of noisy daily returns; the tenant's assumption for BTC is 100 % a year. */
 const history = {
   knownSymbols: async () => new Set(['BTC']),
-  dailyCloses: async () => ({
-    pricesUsd: Array.from({ length: 366 }, (_, day) => 100 * Math.pow(2, day / 365)),
-    from: '2025-01-01',
+  alignedDailyLogReturns: async () => ({
+    dailyLogReturns: [Array.from({ length: 365 }, (_, day) => (day % 2 === 0 ? 0.03 : -0.02))],
+    from: '2025-01-02',
     to: '2026-01-01',
   }),
 } as unknown as MarketHistoryService;
+const assumptions = {
+  forProjection: async (_tenant: string, symbols: string[], returns: number[][]) =>
+    resolveAssumptions(symbols, returns, new Map([['BTC', { expectedReturn: 1 }]])),
+} as unknown as ReturnAssumptionsService;
 
 describe('RoiService', () => {
   it.each([
@@ -18,8 +24,8 @@ describe('RoiService', () => {
     [{ ROI_BENCHMARK_CAGR: '0.05' }, 0.05, 0.95],
     [{ ROI_BENCHMARK_CAGR: '-0.02' }, -0.02, 1.02],
   ])('compares with the configured benchmark CAGR (%j)', async (env, benchmark, diff) => {
-    const roi = new RoiService(history, loadConfig({ NODE_ENV: 'test', ...env }));
-    const projection = await roi.project({ principalUsd: '1000', horizonYears: 2 });
+    const roi = new RoiService(history, loadConfig({ NODE_ENV: 'test', ...env }), assumptions);
+    const projection = await roi.project({ tenantId: 't', principalUsd: '1000', horizonYears: 2 });
     expect(projection.benchmarkCagr).toBe(benchmark);
     expect(projection.cagr).toBeCloseTo(1, 12);
     expect(projection.benchmarkDiff).toBeCloseTo(diff, 12);

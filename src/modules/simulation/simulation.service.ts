@@ -12,21 +12,32 @@ import {
   SIMULATION_DEFAULTS,
   WEIGHT_SUM_TOLERANCE,
   type ScenarioName,
+  type SimulationMethod,
+  type SimulationRisk,
   type SimulationScenario,
 } from '../../domain/simulation/monte-carlo.js';
+import type { AssetAssumption } from '../../domain/simulation/return-assumptions.js';
 import { SimulationError, SimulationErrorCode } from '../../domain/simulation/simulation-error.js';
 import { AppConfig } from '../../config/app-config.js';
 import { MarketHistoryService } from './market-history.service.js';
+import { ReturnAssumptionsService } from './return-assumptions.service.js';
 import { SimulationPool } from './simulation-pool.js';
 
 export interface SimulationRequest {
   /** Who asks: simulations are capped per client. */
   readonly clientId: string;
+  /** Whose capital-market assumptions apply. */
+  readonly tenantId: string;
   readonly portfolio: readonly { readonly symbol: string; readonly weight: number }[];
   readonly horizonYears: number;
   readonly scenarios: readonly ScenarioName[];
   readonly principalUsd?: number;
   readonly seed?: number | string;
+  readonly method?: SimulationMethod;
+  /** Annual, fraction; results in today's dollars when given. */
+  readonly inflationRate?: number;
+  /** Per month, nominal USD; negative: a withdrawal. */
+  readonly monthlyContributionUsd?: number;
 }
 
 export interface SimulationOutcome {
@@ -40,6 +51,11 @@ export interface SimulationOutcome {
   readonly historyFrom: string;
   readonly historyTo: string;
   readonly historyDays: number;
+  readonly method: SimulationMethod;
+  readonly risk: SimulationRisk;
+  readonly assumptions: readonly AssetAssumption[];
+  readonly inflationRate: number | null;
+  readonly monthlyContributionUsd: number;
 }
 
 @Injectable()
@@ -48,6 +64,7 @@ export class SimulationService {
     private readonly history: MarketHistoryService,
     private readonly pool: SimulationPool,
     private readonly config: AppConfig,
+    private readonly assumptions: ReturnAssumptionsService,
   ) {}
 
   async simulate(request: SimulationRequest): Promise<SimulationOutcome> {
@@ -81,6 +98,11 @@ export class SimulationService {
 
   private async run(request: SimulationRequest, symbols: string[]): Promise<SimulationOutcome> {
     const aligned = await this.history.alignedDailyLogReturns(symbols);
+    const assumptions = await this.assumptions.forProjection(
+      request.tenantId,
+      symbols,
+      aligned.dailyLogReturns,
+    );
     // The caller's seed repeats a run exactly; without one, a fresh seed is chosen and returned.
     const seed = request.seed ?? randomInt(0, 2 ** 31 - 1);
     let result;
@@ -91,6 +113,11 @@ export class SimulationService {
         horizonYears: request.horizonYears,
         seed,
         principalUsd: request.principalUsd ?? SIMULATION_DEFAULTS.principalUsd,
+        method: request.method ?? 'parametric',
+        annualLogDrift: assumptions.map((a) => a.annualLogDrift),
+        annualVolatility: assumptions.map((a) => a.volatility),
+        inflationRate: request.inflationRate,
+        periodicContributionUsd: request.monthlyContributionUsd,
       });
     } catch (error) {
       throw error instanceof SimulationError ? domainErrorFrom(error) : error;
@@ -107,6 +134,11 @@ export class SimulationService {
       historyFrom: aligned.from,
       historyTo: aligned.to,
       historyDays: aligned.dailyLogReturns[0].length,
+      method: result.method,
+      risk: result.risk,
+      assumptions,
+      inflationRate: result.inflationRate,
+      monthlyContributionUsd: result.periodicContributionUsd,
     };
   }
 }

@@ -12,6 +12,7 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
+import { AssetAssumptionDto } from './assumptions.dto.js';
 import { MAX_PRINCIPAL_USD } from './simulate.dto.js';
 
 /** Query-string integers: digits only; anything else stays a string and fails @IsInt. */
@@ -73,7 +74,8 @@ export class RoiProjectionDto {
   terminal_usd: string;
 
   @ApiProperty({
-    description: 'Base-case CAGR of the asset from its stored daily history, percentage text.',
+    description:
+      'Base-case CAGR: the asset’s expected compound annual return from its return assumption (your firm’s, or the historical mean shrunk toward the risk-free rate), percentage text.',
     example: '12.10%',
   })
   cagr: string;
@@ -91,9 +93,21 @@ export class RoiProjectionDto {
   @ApiProperty({ description: 'Asset projected.', example: 'BTC' })
   symbol: string;
 
-  @ApiProperty({ description: 'First day of the price history the CAGR comes from.', example: '2016-03-15' })
+  @ApiProperty({
+    description: 'First day of the daily history the assumption was estimated from.',
+    example: '2016-03-15',
+  })
   history_from: string;
 
-  @ApiProperty({ description: 'Last day of the price history the CAGR comes from.', example: '2026-03-15' })
+  @ApiProperty({
+    description: 'Last day of the daily history the assumption was estimated from.',
+    example: '2026-03-15',
+  })
   history_to: string;
+
+  @ApiProperty({ type: [AssetAssumptionDto], description: 'The return assumption the CAGR is (one asset).' })
+  assumptions: AssetAssumptionDto[];
+
+  @ApiProperty({ description: 'That this is a hypothetical projection on the stated assumptions.' })
+  disclosure: string;
 }

@@ -19,7 +19,8 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { SIMULATION_LIMITS } from '../../../domain/simulation/monte-carlo.js';
+import { SIMULATION_LIMITS, SIMULATION_METHODS } from '../../../domain/simulation/monte-carlo.js';
+import { AssetAssumptionDto } from './assumptions.dto.js';
 
 export const SCENARIO_NAMES = ['bull', 'base', 'bear'] as const;
 export const MAX_PRINCIPAL_USD = 1e12;
@@ -126,6 +127,76 @@ export class SimulateRequestDto {
   @IsOptional()
   @Validate(SeedShape)
   seed?: number | string;
+
+  @ApiPropertyOptional({
+    description:
+      'parametric (default): correlated log-normal returns on the assumptions; bootstrap: blocks of a month of stored daily returns of all assets at once (their correlation and fat tails), re-centred on the assumed means. docs/simulation.md.',
+    enum: SIMULATION_METHODS,
+    default: 'parametric',
+  })
+  @IsOptional()
+  @IsIn(SIMULATION_METHODS, { message: 'method must be parametric or bootstrap.' })
+  method?: 'parametric' | 'bootstrap';
+
+  @ApiPropertyOptional({
+    description:
+      'Annual inflation rate as a fraction from -0.05 to 0.5 (e.g. 0.025): when given, terminal values, CAGRs and risk figures are in today’s dollars. Default: none (nominal).',
+    example: 0.025,
+  })
+  @IsOptional()
+  @IsNumber(
+    { allowNaN: false, allowInfinity: false },
+    { message: 'inflation_rate must be a number (a fraction).' },
+  )
+  @Min(-0.05, { message: 'inflation_rate must be from -0.05 to 0.5.' })
+  @Max(0.5, { message: 'inflation_rate must be from -0.05 to 0.5.' })
+  inflation_rate?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'Paid in at the end of every month in nominal USD; negative for a withdrawal (a portfolio that runs out stays at 0). Default 0.',
+    example: 500,
+    default: 0,
+  })
+  @IsOptional()
+  @IsNumber(
+    { allowNaN: false, allowInfinity: false },
+    { message: 'monthly_contribution_usd must be a number.' },
+  )
+  @Min(-MAX_PRINCIPAL_USD, {
+    message: `monthly_contribution_usd must be from -${MAX_PRINCIPAL_USD} to ${MAX_PRINCIPAL_USD}.`,
+  })
+  @Max(MAX_PRINCIPAL_USD, {
+    message: `monthly_contribution_usd must be from -${MAX_PRINCIPAL_USD} to ${MAX_PRINCIPAL_USD}.`,
+  })
+  monthly_contribution_usd?: number;
+}
+
+export class SimulationRiskDto {
+  @ApiProperty({
+    description: 'Share of simulated paths ending below principal_usd, percentage text.',
+    example: '38.12%',
+  })
+  probability_below_principal: string;
+
+  @ApiProperty({
+    description:
+      'Median over paths of the largest peak-to-trough fall of the portfolio (its return index, month ends), percentage text.',
+    example: '61.20%',
+  })
+  max_drawdown_median: string;
+
+  @ApiProperty({
+    description: '90th percentile over paths of that largest fall, percentage text.',
+    example: '80.05%',
+  })
+  max_drawdown_p90: string;
+
+  @ApiProperty({
+    description: 'Mean of the worst 5 % of terminal values (5 % expected shortfall), currency text.',
+    example: '$1,234.56',
+  })
+  expected_shortfall_5_usd: string;
 }
 
 export class ScenarioResultDto {
@@ -186,4 +257,37 @@ export class SimulationResultDto {
     example: 2265,
   })
   history_days: number;
+
+  @ApiProperty({ enum: SIMULATION_METHODS, description: 'Method used.', example: 'parametric' })
+  method: string;
+
+  @ApiProperty({
+    description: 'Rebalancing policy of the simulated portfolio.',
+    example: 'Rebalanced to the target weights at the start of every month, without costs.',
+  })
+  rebalancing: string;
+
+  @ApiProperty({ type: SimulationRiskDto, description: 'Risk figures of the same paths as the scenarios.' })
+  risk: SimulationRiskDto;
+
+  @ApiProperty({
+    type: [AssetAssumptionDto],
+    description: 'The return assumption of every asset, in portfolio order.',
+  })
+  assumptions: AssetAssumptionDto[];
+
+  @ApiProperty({
+    description:
+      'Inflation rate the figures are deflated by (today’s dollars), percentage text; null: nominal.',
+    nullable: true,
+    type: String,
+    example: null,
+  })
+  inflation_rate: string | null;
+
+  @ApiProperty({ description: 'Monthly contribution (negative: withdrawal) in USD.', example: 0 })
+  monthly_contribution_usd: number;
+
+  @ApiProperty({ description: 'That this is a hypothetical projection on the stated assumptions.' })
+  disclosure: string;
 }
