@@ -1,5 +1,6 @@
 /** Every migration, in order. `npm run migration:generate` appends here. */
 import type { MigrationInterface } from 'typeorm';
+import { IdempotencyKeys1795510473038 } from './1795510473038-IdempotencyKeys.js';
 import { OperatorTenant1795500184242 } from './1795500184242-OperatorTenant.js';
 import { AccountsTransactionsBalances1795263822962 } from './1795263822962-AccountsTransactionsBalances.js';
 import { Portfolios1795262572617 } from './1795262572617-Portfolios.js';
@@ -13,4 +14,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   AccountsTransactionsBalances1795263822962,
   OperatorTenant1795500184242,
   SecretGeneration1795500657811,
+  IdempotencyKeys1795510473038,
 ];
