@@ -1,6 +1,7 @@
 /** Every migration, in order. `npm run migration:generate` appends here. */
 import type { MigrationInterface } from 'typeorm';
 import { CapitalMarketAssumptions1795600734219 } from './1795600734219-CapitalMarketAssumptions.js';
+import { IdempotencyKeys1795510473038 } from './1795510473038-IdempotencyKeys.js';
 import { OperatorTenant1795500184242 } from './1795500184242-OperatorTenant.js';
 import { AccountsTransactionsBalances1795263822962 } from './1795263822962-AccountsTransactionsBalances.js';
 import { Portfolios1795262572617 } from './1795262572617-Portfolios.js';
@@ -14,5 +15,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   AccountsTransactionsBalances1795263822962,
   OperatorTenant1795500184242,
   SecretGeneration1795500657811,
+  IdempotencyKeys1795510473038,
   CapitalMarketAssumptions1795600734219,
 ];

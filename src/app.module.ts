@@ -16,6 +16,7 @@ import { AccountsModule } from './modules/accounts/accounts.module.js';
 import { CachedBalancesModule } from './modules/accounts/balances/cached-balances.module.js';
 import { AggregationModule } from './modules/aggregation/aggregation.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
 import { IntegrityModule } from './modules/integrity/integrity.module.js';
 import { MarketModule } from './modules/market/market.module.js';
 import { PortfoliosModule } from './modules/portfolios/portfolios.module.js';
@@ -59,6 +60,7 @@ export class AppModule {
         AggregationModule,
         WalletsModule,
         SimulationModule,
+        IdempotencyModule,
       ],
       providers: [
         // Order matters: authenticate, then check scopes, then count the request against the client.

@@ -23,6 +23,7 @@ import type TestAgent from 'supertest/lib/agent.js';
 import { createApp } from '../src/app.factory.js';
 import { ManualClock } from '../src/common/clock/clock.js';
 import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
+import { leavesReadsUntouched } from '../src/common/interceptors/reads-untouched.js';
 import { AccountsController } from '../src/modules/accounts/accounts.controller.js';
 import { CachedBalancesRoute } from '../src/modules/accounts/balances/cached-balances.route.js';
 import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
@@ -93,10 +94,13 @@ describe('cached balances fast path (e2e)', () => {
       'ScopesGuard',
       'RateLimitGuard',
     ]);
-    expect([
+    // Global interceptors: only ones that leave reads untouched (Idempotency-Key acts on writes).
+    const globalInterceptors = [
       ...config.getGlobalInterceptors(),
       ...requestScoped(config.getGlobalRequestInterceptors()),
-    ]).toEqual([]);
+    ];
+    expect(names(globalInterceptors)).toEqual(['IdempotencyInterceptor']);
+    expect(globalInterceptors.every((interceptor) => leavesReadsUntouched(interceptor))).toBe(true);
     const handler = AccountsController.prototype.balances;
     for (const target of [handler, AccountsController]) {
       expect(Reflect.getMetadata(GUARDS_METADATA, target) ?? []).toEqual([]);

@@ -319,6 +319,17 @@ describe('OpenAPI document against live responses (e2e)', () => {
         .set(bearer(partner))
         .send({ name: 'Bad', allocations: { BTC: 60 } }),
     );
+    // Idempotency-Key: a replay (201), the same key with another body (422).
+    const idempotent = (name: string) =>
+      t.http
+        .post('/api/portfolios')
+        .set(bearer(partner))
+        .set('Idempotency-Key', 'openapi-check-key')
+        .send({ name, allocations: { BTC: 100 } });
+    await call('POST /api/portfolios', idempotent('Idempotent'));
+    const replayed = await call('POST /api/portfolios', idempotent('Idempotent'));
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    await call('POST /api/portfolios', idempotent('Another body'));
     const id = created.body.id as string;
     const one = 'GET /api/portfolios/{id}';
     await call(one, t.http.get(`/api/portfolios/${id}`).set(bearer(partner)));

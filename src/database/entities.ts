@@ -15,6 +15,7 @@ import { AssetEntity } from '../modules/market/entities/asset.entity.js';
 import { MarketRefreshJobEntity } from '../modules/market/entities/market-refresh-job.entity.js';
 import { MarketSnapshotEntity } from '../modules/market/entities/market-snapshot.entity.js';
 import { PriceHistoryEntity } from '../modules/market/entities/price-history.entity.js';
+import { IdempotencyKeyEntity } from '../modules/idempotency/idempotency-key.entity.js';
 import { PortfolioEntity } from '../modules/portfolios/entities/portfolio.entity.js';
 import { PortfolioAllocationEntity } from '../modules/portfolios/entities/portfolio-allocation.entity.js';
 import { CapitalMarketAssumptionEntity } from '../modules/simulation/entities/capital-market-assumption.entity.js';
@@ -28,6 +29,7 @@ export const ENTITY_GROUPS = {
   market: [AssetEntity, MarketSnapshotEntity, PriceHistoryEntity, MarketRefreshJobEntity],
   portfolios: [PortfolioEntity, PortfolioAllocationEntity],
   simulation: [CapitalMarketAssumptionEntity],
+  idempotency: [IdempotencyKeyEntity],
 } satisfies Record<string, EntityClass[]>;
 
 export type EntityGroup = keyof typeof ENTITY_GROUPS;

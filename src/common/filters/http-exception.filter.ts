@@ -14,6 +14,7 @@ import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { OAuthError } from '../errors/oauth-error.js';
 import { statusForCode, statusText, statusTypeUrl, type ProblemDetails } from '../errors/problem-details.js';
 import { usesEnvelope, type ServiceRequest } from '../http/request-context.js';
+import { REPLAYED_HEADER, ReplayedResponse } from '../http/replayed-response.js';
 
 interface Described {
   status: number;
@@ -40,6 +41,13 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     if (response.headersSent) return;
     const traceId = String(request.id ?? '');
+
+    if (exception instanceof ReplayedResponse) {
+      const { status, headers, body } = exception.response;
+      response.status(status).set(headers).setHeader(REPLAYED_HEADER, 'true');
+      response.send(Buffer.from(body, 'utf8'));
+      return;
+    }
 
     if (exception instanceof OAuthError) {
       response.setHeader('Cache-Control', 'no-store');

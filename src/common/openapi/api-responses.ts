@@ -152,13 +152,28 @@ export const ERROR_BODY_MODELS = [
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 const OAUTH_TOKEN_PATH = '/oauth/token';
+const WRITE_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch', 'delete']);
+
+/** Accepted by every authenticated write (IdempotencyInterceptor; docs/idempotency.md). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header' as const,
+  required: false,
+  description:
+    'Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
 
 const DEFAULT_DESCRIPTIONS: Record<string, string> = {
   '400':
     'Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some).',
   '401': 'Bearer token missing, malformed, expired, revoked or of a disabled client.',
   '403': 'The token lacks the scope the operation needs.',
+  '409':
+    'A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After).',
   '413': 'Request body over the limit.',
+  '422':
+    'The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`).',
   '429': 'Rate limit exceeded; retry after the seconds in Retry-After.',
   '500': 'Unexpected error (logged with the traceId; never details in the body).',
   '503':
@@ -193,7 +208,13 @@ export function describeErrorBodies(document: OpenAPIObject): OpenAPIObject {
       if (!operation) continue;
       const statuses = ['400', '500', '503'];
       if (operation.requestBody) statuses.push('413');
-      if ((operation.security ?? []).length > 0) statuses.push('401', '403', '429');
+      if ((operation.security ?? []).length > 0) {
+        statuses.push('401', '403', '429');
+        if (WRITE_METHODS.has(method)) {
+          statuses.push('409', '422');
+          operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+        }
+      }
       for (const status of statuses) {
         operation.responses[status] ??= { description: DEFAULT_DESCRIPTIONS[status] };
       }

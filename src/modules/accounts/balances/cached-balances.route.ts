@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common/constants.js';
 import { DiscoveryService, ModulesContainer, Reflector } from '@nestjs/core';
 import { EnvelopeInterceptor } from '../../../common/interceptors/envelope.interceptor.js';
+import { leavesReadsUntouched } from '../../../common/interceptors/reads-untouched.js';
 import { AccountsController } from '../accounts.controller.js';
 
 /** The route the fast path answers for. */
@@ -37,7 +38,7 @@ export class CachedBalancesRoute {
     const globalGuards = this.discovery.getProviders().filter((wrapper) => wrapper.subtype === 'guard');
     const globalInterceptors = this.discovery
       .getProviders()
-      .filter((wrapper) => wrapper.subtype === 'interceptor');
+      .filter((wrapper) => wrapper.subtype === 'interceptor' && !leavesReadsUntouched(wrapper.instance));
     const scoped = globalGuards.find((wrapper) => !wrapper.isDependencyTreeStatic());
     if (scoped) return { on: false, reason: `a global guard is request-scoped (${String(scoped.name)})` };
     if (globalInterceptors.length > 0)
