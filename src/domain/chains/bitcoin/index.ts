@@ -1,0 +1,3 @@
+export * from './extended-key.js';
+export * from './gap-limit.js';
+export * from './esplora-history.js';

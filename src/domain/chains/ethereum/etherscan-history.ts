@@ -1,0 +1,227 @@
+/**
+ * What an Ethereum address's history means for its ledger (issue 15 item 3), from the lists of an
+ * Etherscan-compatible API: normal transactions (`txlist`), internal ETH transfers
+ * (`txlistinternal`) and ERC-20 transfers (`tokentx`).
+ *
+ * - ETH or tokens arriving from another address are a `deposit`, leaving to one a `withdrawal`;
+ *   sending to itself moves nothing;
+ * - the gas of a transaction the address sent is a `fee` in ETH (gasUsed × gasPrice, the price
+ *   actually paid), also when the transaction failed, which transfers nothing else;
+ * - tokens are identified by contract address: the well-known ones by their ticker, any other
+ *   kept under a symbol derived from its contract (`unknownTokenSymbol`) and flagged, never dropped.
+ *
+ * Amounts are exact: wei and token base units as BigInt, written as decimal text. Pure: no I/O.
+ */
+import { canonicalDecimal } from '../../money/format.js';
+
+export interface EtherscanNormalTx {
+  readonly hash: string;
+  readonly blockNumber: string;
+  readonly timeStamp: string;
+  readonly from: string;
+  readonly to: string;
+  readonly value: string;
+  readonly gasUsed: string;
+  readonly gasPrice: string;
+  readonly isError: string;
+}
+
+export interface EtherscanInternalTx {
+  readonly hash: string;
+  readonly blockNumber: string;
+  readonly timeStamp: string;
+  readonly from: string;
+  readonly to: string;
+  readonly value: string;
+  readonly isError: string;
+  readonly traceId?: string;
+}
+
+export interface EtherscanTokenTx {
+  readonly hash: string;
+  readonly blockNumber: string;
+  readonly timeStamp: string;
+  readonly from: string;
+  readonly to: string;
+  readonly value: string;
+  readonly contractAddress: string;
+  readonly tokenSymbol: string;
+  readonly tokenDecimal: string;
+  readonly logIndex: string;
+}
+
+export type AddressLegDirection = 'deposit' | 'withdrawal' | 'fee';
+
+export interface AddressLeg {
+  readonly transactionId: string;
+  readonly hash: string;
+  readonly direction: AddressLegDirection;
+  /** Ledger symbol: ETH, a known token's ticker, or unknownTokenSymbol(contract). */
+  readonly symbol: string;
+  /** Decimal text > 0. */
+  readonly amount: string;
+  readonly occurredAt: Date;
+  readonly blockNumber: number;
+  /** The ERC-20 contract (lower case); null for ETH. */
+  readonly contractAddress: string | null;
+  /** True for a token not in the known list: its symbol is derived from the contract. */
+  readonly unknownToken: boolean;
+  /** Decimals of the asset's base unit (18 for ETH). */
+  readonly decimals: number;
+}
+
+/** Mainnet ERC-20 contracts known by ticker (lower-case address → symbol, decimals). */
+export const KNOWN_TOKENS: ReadonlyMap<string, { symbol: string; decimals: number }> = new Map([
+  ['0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', { symbol: 'USDC', decimals: 6 }],
+  ['0xdac17f958d2ee523a2206206994597c13d831ec7', { symbol: 'USDT', decimals: 6 }],
+  ['0x6b175474e89094c44da98b954eedeac495271d0f', { symbol: 'DAI', decimals: 18 }],
+  ['0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', { symbol: 'WETH', decimals: 18 }],
+  ['0x2260fac5e5542a773aa44fbcfedf7c193bc2c599', { symbol: 'WBTC', decimals: 8 }],
+  ['0x514910771af9ca656af840dff83e8264ecf986ca', { symbol: 'LINK', decimals: 18 }],
+  ['0x1f9840a85d5af5bf1d1762f925bdaddc4201f984', { symbol: 'UNI', decimals: 18 }],
+]);
+
+/**
+ * The ledger symbol of a token not in KNOWN_TOKENS: "ERC" and the first 17 hex digits of its
+ * contract, upper case (20 characters, the ledger's limit). A token's own `tokenSymbol` is not
+ * trusted: any contract can call itself USDC.
+ */
+export function unknownTokenSymbol(contractAddress: string): string {
+  return `ERC${contractAddress.toLowerCase().replace(/^0x/, '').slice(0, 17).toUpperCase()}`;
+}
+
+export class MalformedEtherscanError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MalformedEtherscanError';
+  }
+}
+
+/** Base units as decimal text: unitsToDecimal(1500000n, 6) → "1.5". */
+export function unitsToDecimal(units: bigint, decimals: number): string {
+  if (units < 0n) throw new RangeError('units must not be negative');
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 77)
+    throw new RangeError(`bad decimals ${decimals}`);
+  if (decimals === 0) return units.toString();
+  const scale = 10n ** BigInt(decimals);
+  return canonicalDecimal(`${units / scale}.${(units % scale).toString().padStart(decimals, '0')}`);
+}
+
+const UINT = /^\d{1,78}$/;
+function uint(value: string, what: string): bigint {
+  if (typeof value !== 'string' || !UINT.test(value))
+    throw new MalformedEtherscanError(`${what} is not an unsigned integer: ${value}`);
+  return BigInt(value);
+}
+function time(tx: { timeStamp: string; hash: string }): Date {
+  return new Date(Number(uint(tx.timeStamp, `timeStamp of ${tx.hash}`)) * 1000);
+}
+
+export interface AddressHistory {
+  readonly normal: readonly EtherscanNormalTx[];
+  readonly internal: readonly EtherscanInternalTx[];
+  readonly tokens: readonly EtherscanTokenTx[];
+}
+
+/** The address's legs, each transaction counted once, ordered by block, then transaction id. */
+export function addressLegs(addressInput: string, history: AddressHistory): AddressLeg[] {
+  const address = addressInput.toLowerCase();
+  const legs = new Map<string, AddressLeg>();
+  const add = (leg: AddressLeg) => {
+    if (leg.amount !== '0') legs.set(leg.transactionId, leg);
+  };
+  const base = (tx: { hash: string; blockNumber: string; timeStamp: string }) => ({
+    hash: tx.hash,
+    occurredAt: time(tx),
+    blockNumber: Number(uint(tx.blockNumber, `blockNumber of ${tx.hash}`)),
+  });
+
+  for (const tx of history.normal) {
+    const from = tx.from.toLowerCase();
+    const to = (tx.to ?? '').toLowerCase();
+    const value = uint(tx.value, `value of ${tx.hash}`);
+    const ok = tx.isError === '0';
+    if (from === address) {
+      const gas = uint(tx.gasUsed, `gasUsed of ${tx.hash}`) * uint(tx.gasPrice, `gasPrice of ${tx.hash}`);
+      add({
+        ...base(tx),
+        transactionId: `${tx.hash}:fee`,
+        direction: 'fee',
+        symbol: 'ETH',
+        amount: unitsToDecimal(gas, 18),
+        contractAddress: null,
+        unknownToken: false,
+        decimals: 18,
+      });
+      if (ok && to !== address) {
+        add({
+          ...base(tx),
+          transactionId: `${tx.hash}:eth-out`,
+          direction: 'withdrawal',
+          symbol: 'ETH',
+          amount: unitsToDecimal(value, 18),
+          contractAddress: null,
+          unknownToken: false,
+          decimals: 18,
+        });
+      }
+    } else if (to === address && ok) {
+      add({
+        ...base(tx),
+        transactionId: `${tx.hash}:eth-in`,
+        direction: 'deposit',
+        symbol: 'ETH',
+        amount: unitsToDecimal(value, 18),
+        contractAddress: null,
+        unknownToken: false,
+        decimals: 18,
+      });
+    }
+  }
+
+  for (const tx of history.internal) {
+    if (tx.isError !== '0') continue;
+    const from = tx.from.toLowerCase();
+    const to = tx.to.toLowerCase();
+    if (from === to) continue;
+    const direction = to === address ? 'deposit' : from === address ? 'withdrawal' : null;
+    if (!direction) continue;
+    add({
+      ...base(tx),
+      transactionId: `${tx.hash}:internal:${tx.traceId ?? '0'}:${direction}`,
+      direction,
+      symbol: 'ETH',
+      amount: unitsToDecimal(uint(tx.value, `value of ${tx.hash}`), 18),
+      contractAddress: null,
+      unknownToken: false,
+      decimals: 18,
+    });
+  }
+
+  for (const tx of history.tokens) {
+    const from = tx.from.toLowerCase();
+    const to = tx.to.toLowerCase();
+    if (from === to) continue;
+    const direction = to === address ? 'deposit' : from === address ? 'withdrawal' : null;
+    if (!direction) continue;
+    const contract = tx.contractAddress.toLowerCase();
+    const known = KNOWN_TOKENS.get(contract);
+    const decimals = known?.decimals ?? Number(uint(tx.tokenDecimal || '0', `tokenDecimal of ${tx.hash}`));
+    add({
+      ...base(tx),
+      transactionId: `${tx.hash}:token:${uint(tx.logIndex, `logIndex of ${tx.hash}`)}`,
+      direction,
+      symbol: known?.symbol ?? unknownTokenSymbol(contract),
+      amount: unitsToDecimal(uint(tx.value, `value of ${tx.hash}`), decimals),
+      contractAddress: contract,
+      unknownToken: !known,
+      decimals,
+    });
+  }
+
+  return [...legs.values()].sort(
+    (a, b) =>
+      a.blockNumber - b.blockNumber ||
+      (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0),
+  );
+}

@@ -1,0 +1,121 @@
+import {
+  exchangeLegs,
+  UnpricedExchangeItemError,
+  type ExchangeLedgerEntry,
+  type ExchangeTrade,
+} from './exchange-history.js';
+
+const at = (iso: string) => Date.parse(iso);
+const PRICES: Record<string, string> = {
+  'BTC 2024-02-01': '43000',
+  'ETH 2024-03-01': '3400.5',
+  'DOT 2024-04-01': '7.25',
+};
+const priceOnDay = (symbol: string, date: string) => PRICES[`${symbol} ${date}`];
+const rows = (legs: ReturnType<typeof exchangeLegs>) =>
+  legs.map((l) => [l.transactionId, l.direction, l.symbol, l.amount, l.priceUsd, l.feeUsd]);
+
+describe('exchangeLegs: what an exchange account’s history means for its ledger', () => {
+  it('a USD trade is a buy or sell at its price, the USD fee on it', () => {
+    const trades: ExchangeTrade[] = [
+      {
+        id: 'T1',
+        timestamp: at('2024-01-15T10:00:00Z'),
+        symbol: 'BTC/USD',
+        side: 'buy',
+        amount: 0.1,
+        price: 42000,
+        fee: { cost: 10.92, currency: 'USD' },
+      },
+      {
+        id: 'T2',
+        timestamp: at('2024-01-16T10:00:00Z'),
+        symbol: 'BTC/USD',
+        side: 'sell',
+        amount: '0.04',
+        price: '45000.5',
+        fee: { cost: '4.68', currency: 'USD' },
+      },
+    ];
+    expect(rows(exchangeLegs(trades, [], priceOnDay))).toEqual([
+      ['trade:T1:BTC', 'buy', 'BTC', '0.1', '42000', '10.92'],
+      ['trade:T2:BTC', 'sell', 'BTC', '0.04', '45000.5', '4.68'],
+    ]);
+  });
+
+  it('a crypto-for-crypto trade is a buy of one and a sell of the other at the day’s USD price; a fee in crypto is a fee entry', () => {
+    // Buy 2 ETH at 0.05 BTC (cost 0.1 BTC), fee 0.0002 BTC, BTC at $43,000 that day: ETH at 0.05 × 43,000 = $2,150.
+    const trades: ExchangeTrade[] = [
+      {
+        id: 'T3',
+        timestamp: at('2024-02-01T08:00:00Z'),
+        symbol: 'ETH/BTC',
+        side: 'buy',
+        amount: 2,
+        price: 0.05,
+        fee: { cost: 0.0002, currency: 'BTC' },
+      },
+    ];
+    expect(rows(exchangeLegs(trades, [], priceOnDay))).toEqual([
+      ['trade:T3:BTC', 'sell', 'BTC', '0.1', '43000', null],
+      ['trade:T3:ETH', 'buy', 'ETH', '2', '2150', null],
+      ['trade:T3:fee', 'fee', 'BTC', '0.0002', '43000', null],
+    ]);
+  });
+
+  it('refuses to guess a rate it does not store (a EUR trade), naming the item, currency and day', () => {
+    const trades: ExchangeTrade[] = [
+      {
+        id: 'T4',
+        timestamp: at('2024-02-02T00:00:00Z'),
+        symbol: 'BTC/EUR',
+        side: 'sell',
+        amount: 0.01,
+        price: 40000,
+        fee: null,
+      },
+    ];
+    expect(() => exchangeLegs(trades, [], priceOnDay)).toThrow(
+      new UnpricedExchangeItemError('T4', 'EUR', '2024-02-02'),
+    );
+  });
+
+  it('ledger: crypto deposits and withdrawals (with their fee in the asset), rewards as income; fiat and trade rows left out', () => {
+    const ledger: ExchangeLedgerEntry[] = [
+      { id: 'L1', timestamp: at('2024-01-10T00:00:00Z'), type: 'deposit', currency: 'USD', amount: 10000 },
+      { id: 'L2', timestamp: at('2024-01-11T00:00:00Z'), type: 'deposit', currency: 'BTC', amount: 0.5 },
+      {
+        id: 'L3',
+        timestamp: at('2024-03-01T12:00:00Z'),
+        type: 'withdrawal',
+        currency: 'ETH',
+        amount: -1,
+        fee: { cost: 0.0035, currency: 'ETH' },
+      },
+      {
+        id: 'L4',
+        timestamp: at('2024-04-01T00:00:00Z'),
+        type: 'transaction',
+        currency: 'DOT',
+        amount: 1.5,
+        info: { type: 'staking' },
+      },
+      { id: 'L5', timestamp: at('2024-01-15T10:00:00Z'), type: 'trade', currency: 'BTC', amount: 0.1 },
+    ];
+    expect(rows(exchangeLegs([], ledger, priceOnDay))).toEqual([
+      ['ledger:L2', 'deposit', 'BTC', '0.5', null, null],
+      ['ledger:L3', 'withdrawal', 'ETH', '1', null, null],
+      ['ledger:L3:fee', 'fee', 'ETH', '0.0035', '3400.5', null],
+      ['ledger:L4', 'income', 'DOT', '1.5', '7.25', null],
+    ]);
+  });
+
+  it('a reward on a day without a stored price fails rather than booking income at zero', () => {
+    const ledger: ExchangeLedgerEntry[] = [
+      { id: 'L6', timestamp: at('2024-05-01T00:00:00Z'), type: 'reward', currency: 'DOT', amount: 2 },
+    ];
+    expect(() => exchangeLegs([], ledger, priceOnDay)).toThrow(
+      /No USD price for DOT on 2024-05-01 \(item L6\)/,
+    );
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * What an exchange account's history means for its ledger (issue 15 item 1), from ccxt's unified
+ * structures (trades from fetchMyTrades, entries from fetchLedger). Pure: the shapes below are
+ * the fields of ccxt's Trade and LedgerEntry this code reads, and USD prices come in as a lookup.
+ *
+ * - A trade against USD is a `buy` or `sell` at the trade price, its fee in USD (stablecoins
+ *   such as USDC are assets with a price, not USD).
+ * - A trade against another crypto asset (ETH/BTC) is two legs: a buy of one and a sell of the
+ *   other, both at the quote's USD price of that day (the day's stored price), the fee on the leg
+ *   in the fee's currency.
+ * - A trade against another fiat currency (EUR, GBP…) needs an exchange rate the service does
+ *   not store: it is reported as unpriced (the refresh fails naming it) rather than guessed.
+ * - Ledger deposits and withdrawals of crypto are `deposit`/`withdrawal`; a withdrawal fee in
+ *   the asset is a `fee` entry; staking and other rewards are `income` at the day's price.
+ *   Fiat movements and the ledger's own trade rows (the trades cover them) are left out.
+ *
+ * Amounts are decimal text computed with ExactDecimal; nothing is a float in the result.
+ */
+import type { Decimal } from 'decimal.js';
+import { ExactDecimal } from '../money/exact-decimal.js';
+import { canonicalDecimal } from '../money/format.js';
+
+export interface ExchangeTrade {
+  readonly id: string;
+  readonly timestamp: number;
+  /** ccxt unified symbol, e.g. "BTC/USD". */
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly amount: number | string;
+  readonly price: number | string;
+  readonly fee?: { readonly cost?: number | string; readonly currency?: string } | null;
+}
+
+export interface ExchangeLedgerEntry {
+  readonly id: string;
+  readonly timestamp: number;
+  /** ccxt unified ledger type: deposit, withdrawal, trade, transaction, fee, rebate, reward, … */
+  readonly type: string;
+  readonly currency: string;
+  readonly amount: number | string;
+  readonly direction?: 'in' | 'out';
+  readonly fee?: { readonly cost?: number | string; readonly currency?: string } | null;
+  /** Exchange-specific type (Kraken: "staking", "earn", …). */
+  readonly info?: Record<string, unknown>;
+}
+
+export type ExchangeLegDirection = 'buy' | 'sell' | 'deposit' | 'withdrawal' | 'fee' | 'income';
+
+export interface ExchangeLeg {
+  readonly transactionId: string;
+  readonly symbol: string;
+  readonly direction: ExchangeLegDirection;
+  readonly amount: string;
+  /** USD per unit; null for deposits and withdrawals. */
+  readonly priceUsd: string | null;
+  /** USD fee of a buy or sell; null when none. */
+  readonly feeUsd: string | null;
+  readonly occurredAt: Date;
+}
+
+/** The USD price of `symbol` on the UTC day `date` (YYYY-MM-DD); undefined when none is stored. */
+export type UsdPriceOnDay = (symbol: string, date: string) => string | undefined;
+
+/** Currencies that are money, not assets the ledger holds. USD is the ledger's unit. */
+export const FIAT_CURRENCIES: ReadonlySet<string> = new Set([
+  'USD',
+  'EUR',
+  'GBP',
+  'CAD',
+  'JPY',
+  'CHF',
+  'AUD',
+]);
+
+export class UnpricedExchangeItemError extends Error {
+  constructor(
+    readonly itemId: string,
+    readonly currency: string,
+    readonly date: string,
+  ) {
+    super(`No USD price for ${currency} on ${date} (item ${itemId}); it is not guessed.`);
+    this.name = 'UnpricedExchangeItemError';
+  }
+}
+
+/** Ledger types that are rewards (income at market value). */
+const REWARD_TYPES = new Set(['reward', 'staking', 'earn', 'rebate', 'airdrop']);
+
+export function exchangeLegs(
+  trades: readonly ExchangeTrade[],
+  ledger: readonly ExchangeLedgerEntry[],
+  priceOnDay: UsdPriceOnDay,
+): ExchangeLeg[] {
+  const legs: ExchangeLeg[] = [];
+  const dayOf = (timestamp: number) => new Date(timestamp).toISOString().slice(0, 10);
+  const price = (id: string, currency: string, timestamp: number): string => {
+    if (currency === 'USD') return '1';
+    const found = priceOnDay(currency, dayOf(timestamp));
+    if (found === undefined) throw new UnpricedExchangeItemError(id, currency, dayOf(timestamp));
+    return found;
+  };
+  const text = (value: Decimal.Value) => canonicalDecimal(new ExactDecimal(value));
+
+  for (const trade of trades) {
+    const [base, quote] = trade.symbol.split('/') as [string, string];
+    const amount = new ExactDecimal(trade.amount);
+    if (!base || !quote || amount.lte(0)) continue;
+    const occurredAt = new Date(trade.timestamp);
+    const quotePriceUsd = new ExactDecimal(price(trade.id, quote, trade.timestamp));
+    const feeCurrency = trade.fee?.currency;
+    const feeCost = new ExactDecimal(trade.fee?.cost ?? 0);
+    const fiatFee = feeCost.gt(0) && feeCurrency !== undefined && FIAT_CURRENCIES.has(feeCurrency);
+    legs.push({
+      transactionId: `trade:${trade.id}:${base}`,
+      symbol: base,
+      direction: trade.side,
+      amount: text(amount),
+      priceUsd: text(new ExactDecimal(trade.price).times(quotePriceUsd)),
+      // A fee in money adds to the basis of a buy and reduces the proceeds of a sell.
+      feeUsd: fiatFee ? text(feeCost.times(price(trade.id, feeCurrency!, trade.timestamp))) : null,
+      occurredAt,
+    });
+    if (!FIAT_CURRENCIES.has(quote)) {
+      // The other side of a crypto-for-crypto trade: the quote asset is sold (or bought) at its USD price.
+      legs.push({
+        transactionId: `trade:${trade.id}:${quote}`,
+        symbol: quote,
+        direction: trade.side === 'buy' ? 'sell' : 'buy',
+        amount: text(amount.times(trade.price)),
+        priceUsd: text(quotePriceUsd),
+        feeUsd: null,
+        occurredAt,
+      });
+    }
+    if (feeCost.gt(0) && feeCurrency !== undefined && !fiatFee) {
+      // A fee paid in a crypto asset disposes of that asset (docs/cost-basis.md, "fee").
+      legs.push({
+        transactionId: `trade:${trade.id}:fee`,
+        symbol: feeCurrency,
+        direction: 'fee',
+        amount: text(feeCost),
+        priceUsd: price(trade.id, feeCurrency, trade.timestamp),
+        feeUsd: null,
+        occurredAt,
+      });
+    }
+  }
+
+  for (const entry of ledger) {
+    const currency = entry.currency;
+    if (!currency || FIAT_CURRENCIES.has(currency)) continue;
+    const amount = new ExactDecimal(entry.amount).abs();
+    const occurredAt = new Date(entry.timestamp);
+    const subtype = String(entry.info?.['type'] ?? '').toLowerCase();
+    const kind = REWARD_TYPES.has(entry.type) || REWARD_TYPES.has(subtype) ? 'reward' : entry.type;
+    const fee = new ExactDecimal(entry.fee?.cost ?? 0);
+    if (kind === 'deposit' || kind === 'withdrawal' || kind === 'reward') {
+      if (amount.gt(0)) {
+        legs.push({
+          transactionId: `ledger:${entry.id}`,
+          symbol: currency,
+          direction: kind === 'reward' ? 'income' : kind,
+          amount: text(amount),
+          priceUsd: kind === 'reward' ? price(entry.id, currency, entry.timestamp) : null,
+          feeUsd: null,
+          occurredAt,
+        });
+      }
+      if (fee.gt(0) && (entry.fee?.currency ?? currency) === currency) {
+        legs.push({
+          transactionId: `ledger:${entry.id}:fee`,
+          symbol: currency,
+          direction: 'fee',
+          amount: text(fee),
+          priceUsd: price(entry.id, currency, entry.timestamp),
+          feeUsd: null,
+          occurredAt,
+        });
+      }
+    }
+  }
+  return legs.sort(
+    (a, b) =>
+      a.occurredAt.getTime() - b.occurredAt.getTime() ||
+      (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0),
+  );
+}
