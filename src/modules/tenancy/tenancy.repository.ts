@@ -45,6 +45,11 @@ export class TenancyRepository {
     return this.clients.find({ where: { tenantId }, order: { clientId: 'ASC' } });
   }
 
+  /** The admin API's list across tenants (by design: the operator manages every tenant's clients). */
+  adminListAllClients(): Promise<ApiClientEntity[]> {
+    return this.clients.find({ order: { clientId: 'ASC' } });
+  }
+
   async insertClientIfAbsent(
     client: Pick<ApiClientEntity, 'id' | 'tenantId' | 'clientId' | 'secretHash' | 'scopes'>,
   ): Promise<boolean> {
