@@ -90,7 +90,9 @@ export class AdminClientsController {
       'Scopes default to `admin` in an operator tenant and `partner` elsewhere; `admin` is refused for a client of a partner tenant. Store `clientSecret` now: only its hash is kept.',
   })
   @ApiCreatedResponse({ type: IssuedSecretDto, description: 'The client with its secret (this once).' })
-  @ApiBadRequestResponse({ description: 'A field is invalid, or the tenant does not exist (named in errors).' })
+  @ApiBadRequestResponse({
+    description: 'A field is invalid, or the tenant does not exist (named in errors).',
+  })
   @ApiConflictResponse({ description: 'The clientId is taken (errors.clientId).' })
   async create(@Body() body: CreateClientDto): Promise<IssuedSecretDto> {
     const issued = await this.clients.createClient(body.tenant, body.scopes, body.clientId);

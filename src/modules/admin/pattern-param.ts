@@ -25,5 +25,9 @@ export const PatternParam =
     Param(name, new PatternParamPipe(name, pattern, message))(target, key, index);
     if (key === undefined) return;
     const descriptor = Object.getOwnPropertyDescriptor(target, key)!;
-    ApiParam({ name, schema: { type: 'string', pattern: pattern.source }, description: message })(target, key, descriptor);
+    ApiParam({ name, schema: { type: 'string', pattern: pattern.source }, description: message })(
+      target,
+      key,
+      descriptor,
+    );
   };

@@ -17,7 +17,10 @@ export class MarketRefreshResultDto {
   @ApiProperty({ type: 'integer', description: 'Daily history rows written (today’s included).' })
   historyRows: number;
 
-  @ApiProperty({ type: [String], description: 'Per-asset or whole-run failures (provider status and message).' })
+  @ApiProperty({
+    type: [String],
+    description: 'Per-asset or whole-run failures (provider status and message).',
+  })
   errors: string[];
 
   @ApiProperty({ format: 'date-time' })

@@ -80,7 +80,8 @@ export class CreateClientDto {
 /** The tenant an admin request on one client acts on (design §3: admin requests name it). */
 export class TenantQueryDto {
   @ApiProperty({
-    description: 'Slug of the tenant the client belongs to. Required; a client of another tenant answers 404.',
+    description:
+      'Slug of the tenant the client belongs to. Required; a client of another tenant answers 404.',
     example: 'acme',
   })
   @Matches(TENANT_SLUG_PATTERN, { message: TENANT_REQUIRED })
