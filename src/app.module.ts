@@ -13,6 +13,7 @@ import { RateLimitModule } from './common/guards/rate-limit.module.js';
 import { ScopesGuard } from './common/guards/scopes.guard.js';
 import { LoggingModule, loggerParams } from './common/logging/logging.module.js';
 import { AccountsModule } from './modules/accounts/accounts.module.js';
+import { AdminModule } from './modules/admin/admin.module.js';
 import { CachedBalancesModule } from './modules/accounts/balances/cached-balances.module.js';
 import { AggregationModule } from './modules/aggregation/aggregation.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
@@ -61,6 +62,7 @@ export class AppModule {
         WalletsModule,
         SimulationModule,
         IdempotencyModule,
+        AdminModule,
       ],
       providers: [
         // Order matters: authenticate, then check scopes, then count the request against the client.

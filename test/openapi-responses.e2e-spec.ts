@@ -282,6 +282,99 @@ describe('OpenAPI document against live responses (e2e)', () => {
     expect(problems).toEqual([]);
   });
 
+  it('admin tenant, client, market and support operations answer as documented', async () => {
+    const tenants = 'POST /admin/tenants';
+    await call(
+      tenants,
+      t.http.post('/admin/tenants').set(bearer(admin)).send({ slug: 'openapi-firm', name: 'OpenAPI Firm' }),
+    );
+    await call(
+      tenants,
+      t.http.post('/admin/tenants').set(bearer(admin)).send({ slug: 'openapi-firm', name: 'Again' }),
+    );
+    await call(tenants, t.http.post('/admin/tenants').set(bearer(admin)).send({ slug: 'X' }));
+    await call('GET /admin/tenants', t.http.get('/admin/tenants').set(bearer(admin)));
+    await call('GET /admin/tenants', t.http.get('/admin/tenants?x=%00').set(bearer(admin)));
+    await call('GET /admin/tenants/{slug}', t.http.get('/admin/tenants/openapi-firm').set(bearer(admin)));
+    await call('GET /admin/tenants/{slug}', t.http.get('/admin/tenants/nobody-here').set(bearer(admin)));
+
+    const clients = 'POST /admin/clients';
+    await call(
+      clients,
+      t.http
+        .post('/admin/clients')
+        .set(bearer(admin))
+        .send({ tenant: 'openapi-firm', clientId: 'openapi-app' }),
+    );
+    await call(
+      clients,
+      t.http
+        .post('/admin/clients')
+        .set(bearer(admin))
+        .send({ tenant: 'openapi-firm', clientId: 'openapi-app' }),
+    );
+    await call(
+      clients,
+      t.http
+        .post('/admin/clients')
+        .set(bearer(admin))
+        .send({ scopes: ['root'] }),
+    );
+    await call('GET /admin/clients', t.http.get('/admin/clients?tenant=openapi-firm').set(bearer(admin)));
+    await call('GET /admin/clients', t.http.get('/admin/clients?tenant=nobody-here').set(bearer(admin)));
+    const one = 'GET /admin/clients/{clientId}';
+    await call(one, t.http.get('/admin/clients/openapi-app?tenant=openapi-firm').set(bearer(admin)));
+    await call(one, t.http.get('/admin/clients/openapi-app?tenant=sandbox').set(bearer(admin)));
+    const rotate = 'POST /admin/clients/{clientId}/rotate';
+    await call(
+      rotate,
+      t.http.post('/admin/clients/openapi-app/rotate?tenant=openapi-firm').set(bearer(admin)),
+    );
+    await call(rotate, t.http.post('/admin/clients/openapi-app/rotate?tenant=sandbox').set(bearer(admin)));
+    const disable = 'POST /admin/clients/{clientId}/disable';
+    await call(
+      disable,
+      t.http.post('/admin/clients/openapi-app/disable?tenant=openapi-firm').set(bearer(admin)),
+    );
+    await call(
+      disable,
+      t.http.post('/admin/clients/sandbox-admin/disable?tenant=operator').set(bearer(admin)),
+    );
+    const enable = 'POST /admin/clients/{clientId}/enable';
+    await call(
+      enable,
+      t.http.post('/admin/clients/openapi-app/enable?tenant=openapi-firm').set(bearer(admin)),
+    );
+    await call(enable, t.http.post('/admin/clients/openapi-app/enable').set(bearer(admin)));
+
+    const refresh = 'POST /admin/market/refresh';
+    await call(refresh, t.http.post('/admin/market/refresh').set(bearer(admin)));
+    await call(refresh, t.http.post('/admin/market/refresh?x=%00').set(bearer(admin)));
+
+    const support = (suffix: string, query: string) =>
+      t.http.get(`/admin/support/accounts/${ACCOUNT}${suffix}?${query}`).set(bearer(admin));
+    for (const [suffix, key] of [
+      ['', 'GET /admin/support/accounts/{accountId}'],
+      ['/balances', 'GET /admin/support/accounts/{accountId}/balances'],
+      ['/transactions', 'GET /admin/support/accounts/{accountId}/transactions'],
+    ]) {
+      await call(key, support(suffix, 'tenant=sandbox'));
+      await call(key, support(suffix, 'tenant=sandbox-b'));
+      await call(key, support(suffix, ''));
+    }
+    await call(
+      'GET /admin/support/accounts/{accountId}/balances',
+      t.http
+        .get(`/admin/support/accounts/${INCONSISTENT_ACCOUNT}/balances?tenant=sandbox`)
+        .set(bearer(admin)),
+    );
+    await call(
+      'GET /admin/support/accounts/{accountId}/transactions',
+      support('/transactions', 'tenant=sandbox&limit=2'),
+    );
+    expect(problems).toEqual([]);
+  });
+
   it('market, scores and portfolio operations answer as documented (problem+json errors)', async () => {
     await call('GET /api/status', t.http.get('/api/status').set(bearer(partner)));
     await call(
@@ -524,7 +617,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
       }
     }
     expect(missing).toEqual([]);
-    // 31 + GET, PUT and DELETE of /qsim/assumptions (issue 20).
-    expect(outcomes.size).toBe(34);
+    // 31 + GET, PUT and DELETE of /qsim/assumptions (issue 20) + the admin API of issue 17 item 4.
+    expect(outcomes.size).toBe(31 + 3 + 12);
   });
 });

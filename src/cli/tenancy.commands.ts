@@ -1,24 +1,104 @@
+/**
+ * npm run cli -- tenant create <slug> [--name <name>] [--operator] | tenant list | tenant get <slug>
+ * npm run cli -- client create --tenant <slug> [--scopes partner,admin] [--client-id <id>]
+ * npm run cli -- client list [--tenant <slug>]
+ * npm run cli -- client rotate|disable|enable <clientId> [--tenant <slug>]
+ * Every command takes --json (one JSON object per line) or --table; without either, a table on a
+ * terminal and JSON lines otherwise (output.ts). The commands call the services the admin API
+ * calls (TenantsService, ClientsService), so both refuse and allow the same things.
+ */
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
-import { ClientsService } from '../modules/tenancy/clients.service.js';
-import { TenantsService } from '../modules/tenancy/tenants.service.js';
+import {
+  CLIENT_SCOPES,
+  ClientsService,
+  type ClientSummary,
+  type IssuedSecret,
+} from '../modules/tenancy/clients.service.js';
 import type { ClientScope } from '../modules/tenancy/entities/api-client.entity.js';
+import type { TenantEntity } from '../modules/tenancy/entities/tenant.entity.js';
+import { TenantsService } from '../modules/tenancy/tenants.service.js';
+import { outputFormat, printRows, type Columns, type OutputOptions } from './output.js';
 
-const SCOPES: readonly ClientScope[] = ['partner', 'admin'];
+const SECRET_NOTICE = 'Store the clientSecret now: it is not shown again.';
+
+/** --json and --table, on every tenant and client command. */
+abstract class OutputCommand extends CommandRunner {
+  @Option({
+    flags: '--json',
+    description: 'One JSON object per line (the default when stdout is not a terminal)',
+  })
+  parseJson(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--table', description: 'An aligned table (the default on a terminal)' })
+  parseTable(): boolean {
+    return true;
+  }
+}
+
+const TENANT_COLUMNS: Columns<TenantEntity> = [
+  ['slug', (t) => t.slug],
+  ['name', (t) => t.name],
+  ['kind', (t) => t.kind],
+  ['sandbox', (t) => t.isSandbox],
+  ['tenantId', (t) => t.id],
+  ['created', (t) => t.createdAt],
+];
+
+const tenantJson = (t: TenantEntity) => ({
+  tenantId: t.id,
+  slug: t.slug,
+  name: t.name,
+  kind: t.kind,
+  sandbox: t.isSandbox,
+});
+
+const CLIENT_COLUMNS: Columns<ClientSummary> = [
+  ['clientId', (c) => c.clientId],
+  ['tenant', (c) => c.tenant],
+  ['scopes', (c) => c.scopes],
+  ['disabled', (c) => c.disabled],
+  ['lastUsed', (c) => c.lastUsedAt],
+  ['rotated', (c) => c.secretRotatedAt],
+  ['created', (c) => c.createdAt],
+];
+
+const clientJson = (c: ClientSummary) => ({
+  clientId: c.clientId,
+  tenant: c.tenant,
+  tenantId: c.tenantId,
+  scopes: c.scopes,
+  disabled: c.disabled,
+  createdAt: c.createdAt.toISOString(),
+  lastUsedAt: c.lastUsedAt?.toISOString() ?? null,
+  secretRotatedAt: c.secretRotatedAt?.toISOString() ?? null,
+});
+
+const ISSUED_COLUMNS: Columns<IssuedSecret> = [
+  ['clientId', (i) => i.clientId],
+  ['scopes', (i) => i.scopes],
+  ['clientSecret', (i) => i.clientSecret],
+];
 
 @SubCommand({ name: 'create', arguments: '<slug>', description: 'Create a tenant (an advisory firm)' })
-export class TenantCreateCommand extends CommandRunner {
+export class TenantCreateCommand extends OutputCommand {
   constructor(private readonly tenants: TenantsService) {
     super();
   }
 
-  async run([slug]: string[], options: { name?: string; operator?: boolean }): Promise<void> {
+  async run([slug]: string[], options: OutputOptions & { name?: string; operator?: boolean }): Promise<void> {
+    const format = outputFormat(options);
     const tenant = await this.tenants.createTenant(
       slug!,
       options.name ?? slug!,
       options.operator ? 'operator' : 'partner',
     );
-    console.log(
-      JSON.stringify({ tenantId: tenant.id, slug: tenant.slug, name: tenant.name, kind: tenant.kind }),
+    printRows(
+      format,
+      [tenant],
+      (t) => ({ tenantId: t.id, slug: t.slug, name: t.name, kind: t.kind }),
+      TENANT_COLUMNS,
     );
   }
 
@@ -37,23 +117,33 @@ export class TenantCreateCommand extends CommandRunner {
 }
 
 @SubCommand({ name: 'list', description: 'List tenants' })
-export class TenantListCommand extends CommandRunner {
+export class TenantListCommand extends OutputCommand {
   constructor(private readonly tenants: TenantsService) {
     super();
   }
 
-  async run(): Promise<void> {
-    for (const t of await this.tenants.list())
-      console.log(
-        JSON.stringify({ tenantId: t.id, slug: t.slug, name: t.name, kind: t.kind, sandbox: t.isSandbox }),
-      );
+  async run(_args: string[], options: OutputOptions): Promise<void> {
+    const format = outputFormat(options);
+    printRows(format, await this.tenants.list(), tenantJson, TENANT_COLUMNS);
+  }
+}
+
+@SubCommand({ name: 'get', arguments: '<slug>', description: 'Show one tenant' })
+export class TenantGetCommand extends OutputCommand {
+  constructor(private readonly tenants: TenantsService) {
+    super();
+  }
+
+  async run([slug]: string[], options: OutputOptions): Promise<void> {
+    const format = outputFormat(options);
+    printRows(format, [await this.tenants.get(slug!)], tenantJson, TENANT_COLUMNS);
   }
 }
 
 @Command({
   name: 'tenant',
   description: 'Manage tenants',
-  subCommands: [TenantCreateCommand, TenantListCommand],
+  subCommands: [TenantCreateCommand, TenantListCommand, TenantGetCommand],
 })
 export class TenantCommand extends CommandRunner {
   async run(): Promise<void> {
@@ -62,18 +152,19 @@ export class TenantCommand extends CommandRunner {
 }
 
 @SubCommand({ name: 'create', description: 'Create an API client; prints its secret once' })
-export class ClientCreateCommand extends CommandRunner {
+export class ClientCreateCommand extends OutputCommand {
   constructor(private readonly clients: ClientsService) {
     super();
   }
 
   async run(
     _args: string[],
-    options: { tenant: string; scopes?: ClientScope[]; clientId?: string },
+    options: OutputOptions & { tenant: string; scopes?: ClientScope[]; clientId?: string },
   ): Promise<void> {
+    const format = outputFormat(options);
     const issued = await this.clients.createClient(options.tenant, options.scopes, options.clientId);
-    console.log(JSON.stringify(issued));
-    console.error('Store the clientSecret now: it is not shown again.');
+    printRows(format, [issued], (i) => i, ISSUED_COLUMNS);
+    console.error(SECRET_NOTICE);
   }
 
   @Option({ flags: '--tenant <slug>', description: 'Tenant slug', required: true })
@@ -88,9 +179,9 @@ export class ClientCreateCommand extends CommandRunner {
   })
   parseScopes(value: string): ClientScope[] {
     const scopes = value.split(',').map((s) => s.trim());
-    const unknown = scopes.filter((s) => !SCOPES.includes(s as ClientScope));
+    const unknown = scopes.filter((s) => !CLIENT_SCOPES.includes(s as ClientScope));
     if (unknown.length)
-      throw new Error(`Unknown scope(s): ${unknown.join(', ')}; allowed: ${SCOPES.join(', ')}`);
+      throw new Error(`Unknown scope(s): ${unknown.join(', ')}; allowed: ${CLIENT_SCOPES.join(', ')}`);
     return scopes as ClientScope[];
   }
 
@@ -100,19 +191,46 @@ export class ClientCreateCommand extends CommandRunner {
   }
 }
 
+@SubCommand({ name: 'list', description: 'List API clients (one tenant or all); never a secret' })
+export class ClientListCommand extends OutputCommand {
+  constructor(private readonly clients: ClientsService) {
+    super();
+  }
+
+  async run(_args: string[], options: OutputOptions & { tenant?: string }): Promise<void> {
+    const format = outputFormat(options);
+    printRows(format, await this.clients.listClients(options.tenant), clientJson, CLIENT_COLUMNS);
+  }
+
+  @Option({ flags: '--tenant <slug>', description: 'Tenant slug (default: all tenants)' })
+  parseTenant(value: string): string {
+    return value;
+  }
+}
+
+/** A command on one client: `--tenant` makes a client of another tenant "not found", as the API does. */
+abstract class OneClientCommand extends OutputCommand {
+  @Option({ flags: '--tenant <slug>', description: 'Only if the client belongs to this tenant' })
+  parseTenant(value: string): string {
+    return value;
+  }
+}
+
 @SubCommand({
   name: 'rotate',
   arguments: '<clientId>',
   description: 'Rotate a client secret; prints the new secret once',
 })
-export class ClientRotateCommand extends CommandRunner {
+export class ClientRotateCommand extends OneClientCommand {
   constructor(private readonly clients: ClientsService) {
     super();
   }
 
-  async run([clientId]: string[]): Promise<void> {
-    console.log(JSON.stringify(await this.clients.rotateSecret(clientId!)));
-    console.error('Store the clientSecret now: it is not shown again. The old secret no longer works.');
+  async run([clientId]: string[], options: OutputOptions & { tenant?: string }): Promise<void> {
+    const format = outputFormat(options);
+    const issued = await this.clients.rotateSecret(clientId!, { tenant: options.tenant });
+    printRows(format, [issued], (i) => i, ISSUED_COLUMNS);
+    console.error(`${SECRET_NOTICE} The old secret no longer works.`);
   }
 }
 
@@ -121,33 +239,41 @@ export class ClientRotateCommand extends CommandRunner {
   arguments: '<clientId>',
   description: 'Disable a client; its live tokens stop working',
 })
-export class ClientDisableCommand extends CommandRunner {
+export class ClientDisableCommand extends OneClientCommand {
   constructor(private readonly clients: ClientsService) {
     super();
   }
 
-  async run([clientId]: string[]): Promise<void> {
-    await this.clients.setDisabled(clientId!, true);
-    console.log(JSON.stringify({ clientId, disabled: true }));
+  async run([clientId]: string[], options: OutputOptions & { tenant?: string }): Promise<void> {
+    const format = outputFormat(options);
+    const client = await this.clients.setDisabled(clientId!, true, { tenant: options.tenant });
+    printRows(format, [client], (c) => ({ clientId: c.clientId, disabled: c.disabled }), CLIENT_COLUMNS);
   }
 }
 
 @SubCommand({ name: 'enable', arguments: '<clientId>', description: 'Re-enable a disabled client' })
-export class ClientEnableCommand extends CommandRunner {
+export class ClientEnableCommand extends OneClientCommand {
   constructor(private readonly clients: ClientsService) {
     super();
   }
 
-  async run([clientId]: string[]): Promise<void> {
-    await this.clients.setDisabled(clientId!, false);
-    console.log(JSON.stringify({ clientId, disabled: false }));
+  async run([clientId]: string[], options: OutputOptions & { tenant?: string }): Promise<void> {
+    const format = outputFormat(options);
+    const client = await this.clients.setDisabled(clientId!, false, { tenant: options.tenant });
+    printRows(format, [client], (c) => ({ clientId: c.clientId, disabled: c.disabled }), CLIENT_COLUMNS);
   }
 }
 
 @Command({
   name: 'client',
   description: 'Manage API clients',
-  subCommands: [ClientCreateCommand, ClientRotateCommand, ClientDisableCommand, ClientEnableCommand],
+  subCommands: [
+    ClientCreateCommand,
+    ClientListCommand,
+    ClientRotateCommand,
+    ClientDisableCommand,
+    ClientEnableCommand,
+  ],
 })
 export class ClientCommand extends CommandRunner {
   async run(): Promise<void> {
@@ -159,8 +285,10 @@ export const TENANCY_COMMANDS = [
   TenantCommand,
   TenantCreateCommand,
   TenantListCommand,
+  TenantGetCommand,
   ClientCommand,
   ClientCreateCommand,
+  ClientListCommand,
   ClientRotateCommand,
   ClientDisableCommand,
   ClientEnableCommand,

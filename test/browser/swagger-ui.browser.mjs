@@ -3,8 +3,10 @@
  * in-memory PGlite and drives Debian's Chromium: a token from POST /v1/api/token through Try it out
  * with the JSON body only, Authorize (bearer) with it, a partner endpoint with the partner client's
  * token and an admin endpoint with the admin client's, then the same through Authorize's OAuth2
- * client-credentials form (Swagger UI fetches the token from /oauth/token itself). Every live
- * response must be 200 and the console must show no Content Security Policy violation.
+ * client-credentials form (Swagger UI fetches the token from /oauth/token itself); then, as the
+ * admin, creates a tenant and an API client through Try it out (the secret is shown once, not in
+ * the list) and calls a partner endpoint with a token of the new client. Every live response must
+ * be the expected 200 or 201 and the console must show no Content Security Policy violation.
  * Run with `npm run test:browser` (builds first).
  * Needs /usr/bin/chromium (`apt-get install -y chromium`); installs nothing itself.
  */
@@ -18,7 +20,7 @@ import { chromium } from 'playwright-core';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MAIN = join(ROOT, 'dist', 'src', 'main.js');
 const SCREENSHOT = join(ROOT, 'test-results', 'swagger-ui.png');
-const TOTAL_TIMEOUT_MS = 90_000;
+const TOTAL_TIMEOUT_MS = 300_000;
 const EXPECTED_VERSION = '2026.04.1';
 
 let child;
@@ -97,9 +99,11 @@ async function openOperation(page, method, path) {
 }
 
 /** Execute → the live response's status code and body text. */
-async function execute(page, method, path, { requestBody } = {}) {
+async function execute(page, method, path, { requestBody, params = {} } = {}) {
   const { operation, body } = await openOperation(page, method, path);
   if (requestBody !== undefined) await body.locator('textarea.body-param__text').fill(requestBody);
+  for (const [name, value] of Object.entries(params))
+    await body.locator(`tr[data-param-name="${name}"] input`).first().fill(value);
   await body.getByRole('button', { name: /^execute$/i }).click();
   const live = body.locator('.live-responses-table');
   // Swagger UI refuses to send while a required field is empty, and marks the field instead.
@@ -130,6 +134,12 @@ async function execute(page, method, path, { requestBody } = {}) {
 function expectOk(what, { code, text }) {
   if (code !== '200') throw new Error(`${what}: expected 200, got ${JSON.stringify(code)}; body: ${text}`);
   console.log(`ok - ${what}: 200`);
+  return JSON.parse(text);
+}
+
+function expectCreated(what, { code, text }) {
+  if (code !== '201') throw new Error(`${what}: expected 201, got ${JSON.stringify(code)}; body: ${text}`);
+  console.log(`ok - ${what}: 201`);
   return JSON.parse(text);
 }
 
@@ -262,6 +272,50 @@ async function driveSwaggerUi(base) {
   await logoutAll(page);
   await authorizeOAuth2(page, ADMIN, 'admin');
   expectOk('oauth2 (admin, scope admin): GET /admin/accounts', await execute(page, 'get', '/admin/accounts'));
+
+  // What an admin does for a new advisory firm, all through Try it out with the admin token
+  // Authorize holds: create the tenant, create its API client (the secret is shown this once),
+  // then check the firm's integration works: a token for the new client on a partner endpoint.
+  const slug = `browser-firm-${Date.now().toString(36)}`;
+  const tenant = expectCreated(
+    'oauth2 (admin): POST /admin/tenants through Try it out',
+    await execute(page, 'post', '/admin/tenants', {
+      requestBody: JSON.stringify({ slug, name: 'Browser Test Advisors' }),
+    }),
+  );
+  if (tenant.slug !== slug || tenant.kind !== 'partner')
+    throw new Error(`unexpected tenant ${JSON.stringify(tenant)}`);
+  const issued = expectCreated(
+    'oauth2 (admin): POST /admin/clients through Try it out',
+    await execute(page, 'post', '/admin/clients', {
+      requestBody: JSON.stringify({ tenant: slug, clientId: `${slug}-app` }),
+    }),
+  );
+  if (typeof issued.clientSecret !== 'string' || issued.clientSecret.length < 40)
+    throw new Error(`no clientSecret shown on creation: ${JSON.stringify(issued)}`);
+  console.log('ok - the client secret is shown once, in the creation response');
+  const clients = expectOk(
+    'oauth2 (admin): GET /admin/clients (the secret is not shown again)',
+    await execute(page, 'get', '/admin/clients', { params: { tenant: slug } }),
+  );
+  const listed = clients.clients?.find((client) => client.clientId === issued.clientId);
+  if (!listed) throw new Error(`${issued.clientId} not in ${JSON.stringify(clients).slice(0, 300)}`);
+  if (JSON.stringify(clients).includes(issued.clientSecret) || 'clientSecret' in listed)
+    throw new Error('the client list shows a secret');
+
+  await logoutAll(page);
+  const newToken = await tokenThroughTryItOut(
+    page,
+    { clientId: issued.clientId, clientSecret: issued.clientSecret },
+    'the new client',
+  );
+  await authorizeBearer(page, newToken);
+  const firmAccounts = expectOk(
+    'bearer (the new client): GET /v1/api/accounts',
+    await execute(page, 'get', '/v1/api/accounts'),
+  );
+  if (!Array.isArray(firmAccounts.result?.accounts) || firmAccounts.result.accounts.length !== 0)
+    throw new Error(`a new tenant holds no accounts: ${JSON.stringify(firmAccounts).slice(0, 300)}`);
 
   await mkdir(dirname(SCREENSHOT), { recursive: true });
   await page.screenshot({ path: SCREENSHOT, fullPage: false });

@@ -80,6 +80,20 @@ export class MarketRefreshService {
   }
 
   /**
+   * The refresh holding the lease now (any instance: the scheduler's or an admin's), or null. What
+   * an admin is told when a refresh they asked for could not start.
+   */
+  async currentRun(): Promise<{ startedAt: Date | null; leaseUntil: Date } | null> {
+    const job = await this.repository.jobState(MARKET_REFRESH_JOB);
+    // The lease is compared with the database clock when claimed; here it is only reported.
+    if (!job?.leaseUntil) return null;
+    return {
+      startedAt: job.lastStartedAt ? new Date(job.lastStartedAt) : null,
+      leaseUntil: new Date(job.leaseUntil),
+    };
+  }
+
+  /**
    * True when every tracked asset has a snapshot and a complete history through today (yesterday
    * stored, today's row written): the sandbox seed then has nothing to do.
    */

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import argon2 from 'argon2';
 import { AppConfig } from '../../config/app-config.js';
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import { TenancyRepository } from './tenancy.repository.js';
-import type { ClientScope } from './entities/api-client.entity.js';
+import type { ApiClientEntity, ClientScope } from './entities/api-client.entity.js';
 import type { TenantEntity } from './entities/tenant.entity.js';
 
 /** OWASP's argon2id profile (19 MiB, 2 passes): secrets are random, so this is ample. */
@@ -38,6 +38,31 @@ export interface IssuedSecret {
   scopes: ClientScope[];
   /** Shown once; only its hash is stored. */
   clientSecret: string;
+}
+
+export const CLIENT_SCOPES: readonly ClientScope[] = ['partner', 'admin'];
+export const CLIENT_ID_PATTERN = /^[A-Za-z0-9._-]{3,128}$/;
+
+/** A client as the admin API and CLI show it: never its secret or the secret's hash. */
+export interface ClientSummary {
+  clientId: string;
+  tenantId: string;
+  /** The owning tenant's slug. */
+  tenant: string;
+  scopes: ClientScope[];
+  disabled: boolean;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  secretRotatedAt: Date | null;
+}
+
+/**
+ * Which client an admin operation on one client may touch: with `tenant` (the admin API always
+ * names it) a client of another tenant answers 404 exactly as one that does not exist; without it
+ * (the CLI, run by the operator on the database itself) any client.
+ */
+export interface ClientLookup {
+  tenant?: string;
 }
 
 @Injectable()
@@ -106,7 +131,14 @@ export class ClientsService {
     clientId?: string,
   ): Promise<IssuedSecret> {
     const tenant = await this.repository.findTenantBySlug(tenantSlug);
-    if (!tenant) throw DomainError.notFound(`Tenant "${tenantSlug}"`);
+    if (!tenant) throw unknownTenant(tenantSlug);
+    const unknownScopes = (scopes ?? []).filter((scope) => !CLIENT_SCOPES.includes(scope));
+    if (unknownScopes.length > 0 || scopes?.length === 0)
+      throw DomainError.validation(
+        'scopes',
+        `scopes must be a non-empty list of: ${CLIENT_SCOPES.join(', ')}${unknownScopes.length ? ` (unknown: ${unknownScopes.join(', ')})` : ''}`,
+      );
+    scopes = scopes ? [...new Set(scopes)] : undefined;
     scopes ??= tenant.kind === 'operator' ? ['admin'] : ['partner'];
     if (scopes.includes('admin') && tenant.kind !== 'operator')
       throw DomainError.validation(
@@ -114,7 +146,7 @@ export class ClientsService {
         `The admin scope is only for clients of an operator tenant; "${tenant.slug}" is a partner tenant (create one with: tenant create <slug> --operator).`,
       );
     const id = clientId ?? `${tenant.slug}-${randomBytes(6).toString('hex')}`;
-    if (!/^[A-Za-z0-9._-]{3,128}$/.test(id))
+    if (!CLIENT_ID_PATTERN.test(id))
       throw DomainError.validation('clientId', 'clientId must be 3-128 characters of A-Z a-z 0-9 . _ -');
     const clientSecret = randomBytes(32).toString('base64url');
     const inserted = await this.repository.insertClientIfAbsent({
@@ -124,13 +156,30 @@ export class ClientsService {
       secretHash: await this.hashSecret(clientSecret),
       scopes,
     });
-    if (!inserted) throw DomainError.validation('clientId', `clientId "${id}" already exists.`);
+    if (!inserted) {
+      const message = `clientId "${id}" already exists.`;
+      throw new DomainError(ErrorCode.Conflict, message, { clientId: [message] });
+    }
     return { clientId: id, tenantId: tenant.id, scopes, clientSecret };
   }
 
-  async rotateSecret(clientId: string): Promise<IssuedSecret> {
-    const client = await this.repository.findClientForAuthentication(clientId);
-    if (!client) throw DomainError.notFound(`Client "${clientId}"`);
+  /** Every client of one tenant, or of all tenants without `tenantSlug`; never a secret. */
+  async listClients(tenantSlug?: string): Promise<ClientSummary[]> {
+    const tenants = new Map((await this.repository.listTenants()).map((t) => [t.id, t]));
+    if (tenantSlug === undefined)
+      return (await this.repository.adminListAllClients()).map((c) => summarize(c, tenants.get(c.tenantId)));
+    const tenant = [...tenants.values()].find((t) => t.slug === tenantSlug);
+    if (!tenant) throw unknownTenant(tenantSlug);
+    return (await this.repository.listClients(tenant.id)).map((c) => summarize(c, tenant));
+  }
+
+  async getClient(clientId: string, options: ClientLookup = {}): Promise<ClientSummary> {
+    const client = await this.findInScope(clientId, options);
+    return summarize(client, client.tenant);
+  }
+
+  async rotateSecret(clientId: string, options: ClientLookup = {}): Promise<IssuedSecret> {
+    const client = await this.findInScope(clientId, options);
     const clientSecret = randomBytes(32).toString('base64url');
     await this.repository.rotateClientSecret(clientId, await this.hashSecret(clientSecret), new Date());
     // This instance refuses the old tokens at once; others within CLIENT_STATE_CACHE_MS.
@@ -138,11 +187,58 @@ export class ClientsService {
     return { clientId, tenantId: client.tenantId, scopes: client.scopes, clientSecret };
   }
 
-  async setDisabled(clientId: string, disabled: boolean): Promise<void> {
+  /**
+   * Disables (its live tokens stop working) or re-enables a client. `actingClientId`: the admin
+   * client making the request may not disable itself (409), so an admin cannot lock out the very
+   * session it would need to undo the mistake.
+   */
+  async setDisabled(
+    clientId: string,
+    disabled: boolean,
+    options: ClientLookup & { actingClientId?: string } = {},
+  ): Promise<ClientSummary> {
+    const client = await this.findInScope(clientId, options);
+    if (disabled && options.actingClientId === client.clientId)
+      throw new DomainError(
+        ErrorCode.Conflict,
+        `Client "${clientId}" is the client this request is authenticated with; disable it with another admin client or the CLI.`,
+      );
     const updated = await this.repository.updateClient(clientId, { disabled });
     if (!updated) throw DomainError.notFound(`Client "${clientId}"`);
     this.activeCache.delete(clientId);
+    return summarize({ ...client, disabled }, client.tenant);
   }
+
+  private async findInScope(
+    clientId: string,
+    options: ClientLookup,
+  ): Promise<ApiClientEntity & { tenant: TenantEntity }> {
+    if (options.tenant !== undefined && !(await this.repository.findTenantBySlug(options.tenant)))
+      throw unknownTenant(options.tenant);
+    const client = CLIENT_ID_PATTERN.test(clientId)
+      ? await this.repository.findClientForAuthentication(clientId)
+      : null;
+    if (!client || (options.tenant !== undefined && client.tenant.slug !== options.tenant))
+      throw DomainError.notFound(`Client "${clientId}"`);
+    return client;
+  }
+}
+
+function unknownTenant(slug: string): DomainError {
+  return DomainError.validation('tenant', `Tenant "${slug}" does not exist.`);
+}
+
+function summarize(client: ApiClientEntity, tenant: TenantEntity | undefined): ClientSummary {
+  return {
+    clientId: client.clientId,
+    tenantId: client.tenantId,
+    tenant: tenant?.slug ?? client.tenantId,
+    scopes: client.scopes,
+    disabled: client.disabled,
+    createdAt: client.createdAt,
+    lastUsedAt: client.lastUsedAt,
+    secretRotatedAt: client.secretRotatedAt,
+  };
 }
 
 /**

@@ -45,16 +45,24 @@ export class TenancyRepository {
     return this.clients.find({ where: { tenantId }, order: { clientId: 'ASC' } });
   }
 
+  /** The admin API's list across tenants (by design: the operator manages every tenant's clients). */
+  adminListAllClients(): Promise<ApiClientEntity[]> {
+    return this.clients.find({ order: { clientId: 'ASC' } });
+  }
+
   async insertClientIfAbsent(
     client: Pick<ApiClientEntity, 'id' | 'tenantId' | 'clientId' | 'secretHash' | 'scopes'>,
   ): Promise<boolean> {
-    const result = await this.clients
+    await this.clients
       .createQueryBuilder()
       .insert()
       .values({ ...client, disabled: false })
       .orIgnore()
       .execute();
-    return (result.identifiers?.filter(Boolean).length ?? 0) > 0;
+    // TypeORM reports the identifiers it was given whether or not ON CONFLICT skipped the row,
+    // so whether this insert won is read back: the row under this clientId has our id or not.
+    const stored = await this.clients.findOne({ where: { clientId: client.clientId }, select: { id: true } });
+    return stored?.id === client.id;
   }
 
   /** New secret hash and the next secret generation, in one statement (two rotations never share one). */

@@ -1,28 +1,54 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import { TenancyRepository } from './tenancy.repository.js';
 import type { TenantEntity, TenantKind } from './entities/tenant.entity.js';
+
+export const TENANT_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;
+export const TENANT_KINDS: readonly TenantKind[] = ['partner', 'operator'];
 
 @Injectable()
 export class TenantsService {
   constructor(private readonly repository: TenancyRepository) {}
 
-  /** `operator`: a tenant for the operator's admin clients (design §3); it never holds partner data. */
+  /**
+   * `operator`: a tenant for the operator's admin clients (design §3); it never holds partner data.
+   * A slug already taken is a conflict (409), named by its field, for the API and the CLI alike.
+   */
   async createTenant(slug: string, name: string, kind: TenantKind = 'partner'): Promise<TenantEntity> {
-    if (!/^[a-z0-9][a-z0-9-]{1,62}$/.test(slug)) {
+    if (!TENANT_SLUG_PATTERN.test(slug)) {
       throw DomainError.validation(
         'slug',
         'slug must be 2-63 characters of a-z 0-9 and -, starting with a letter or digit',
       );
     }
-    if (await this.repository.findTenantBySlug(slug))
-      throw DomainError.validation('slug', `Tenant "${slug}" already exists.`);
-    await this.repository.insertTenantIfAbsent({ id: randomUUID(), slug, name, isSandbox: false, kind });
-    return (await this.repository.findTenantBySlug(slug))!;
+    if (name.trim() === '' || name.length > 200 || /[\u0000-\u001f\u007f]/.test(name))
+      throw DomainError.validation('name', 'name must be 1-200 characters without control characters');
+    if (!TENANT_KINDS.includes(kind))
+      throw DomainError.validation('kind', `kind must be one of: ${TENANT_KINDS.join(', ')}`);
+    if (await this.repository.findTenantBySlug(slug)) throw tenantExists(slug);
+    // Two creations racing past the check above: the unique slug lets one insert, the other sees
+    // the row it did not write (a different id) and answers the same conflict.
+    const id = randomUUID();
+    await this.repository.insertTenantIfAbsent({ id, slug, name, isSandbox: false, kind });
+    const stored = (await this.repository.findTenantBySlug(slug))!;
+    if (stored.id !== id) throw tenantExists(slug);
+    return stored;
   }
 
   list(): Promise<TenantEntity[]> {
     return this.repository.listTenants();
   }
+
+  /** One tenant by its slug; 404 when there is none. */
+  async get(slug: string): Promise<TenantEntity> {
+    const tenant = TENANT_SLUG_PATTERN.test(slug) ? await this.repository.findTenantBySlug(slug) : null;
+    if (!tenant) throw DomainError.notFound(`Tenant "${slug}"`);
+    return tenant;
+  }
+}
+
+function tenantExists(slug: string): DomainError {
+  const message = `Tenant "${slug}" already exists.`;
+  return new DomainError(ErrorCode.Conflict, message, { slug: [message] });
 }
