@@ -18,6 +18,7 @@ import { AggregationModule } from './modules/aggregation/aggregation.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { IntegrityModule } from './modules/integrity/integrity.module.js';
 import { MarketModule } from './modules/market/market.module.js';
+import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { PortfoliosModule } from './modules/portfolios/portfolios.module.js';
 import { QScoreModule } from './modules/qscore/qscore.module.js';
 import { ScoringModule } from './modules/scoring/scoring.module.js';
@@ -59,6 +60,7 @@ export class AppModule {
         AggregationModule,
         WalletsModule,
         SimulationModule,
+        MetricsModule,
       ],
       providers: [
         // Order matters: authenticate, then check scopes, then count the request against the client.

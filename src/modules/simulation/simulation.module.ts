@@ -19,5 +19,6 @@ import { SimulationService } from './simulation.service.js';
   imports: [MarketModule],
   controllers: [SimulationController, RoiController],
   providers: [MarketHistoryService, SimulationPool, SimulationService, RoiService],
+  exports: [SimulationPool],
 })
 export class SimulationModule {}
