@@ -4,6 +4,7 @@
  * templates, never ids or URLs).
  */
 import { jest } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
 import { SourceUnavailableError } from '../src/modules/accounts/connectors/source-connector.js';
 import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
@@ -169,6 +170,24 @@ describe('GET /metrics (e2e)', () => {
       // PGlite is one session behind a mutex, with no pool to report.
       expect(samples.some((s) => s.name.startsWith('cas_db_pool_'))).toBe(false);
     }
+  });
+
+  it('is what docs/observability.md lists and what the Grafana dashboard queries', async () => {
+    const scraped = new Set((await scrape()).map((s) => s.name.replace(/_(bucket|sum|count)$/, '')));
+    const ours = (names: Iterable<string>) =>
+      [...new Set([...names].filter((n) => n.startsWith('cas_')))].sort();
+    const docs = readFileSync('docs/observability.md', 'utf8');
+    const documented = ours([...docs.matchAll(/^\| `(cas_[a-z_]+)` \|/gm)].map((m) => m[1]!));
+    // PGlite has no pool: its series are documented, and absent here.
+    const expected = usingPostgres() ? documented : documented.filter((n) => !n.startsWith('cas_db_pool_'));
+    expect(ours(scraped)).toEqual(expected);
+    const dashboard = readFileSync('docs/grafana-dashboard.json', 'utf8');
+    const queried = [...dashboard.matchAll(/\b((?:cas|process|nodejs)_[a-z0-9_]+)/g)].map((m) =>
+      m[1]!.replace(/_(bucket|sum|count)$/, ''),
+    );
+    expect(queried.length).toBeGreaterThan(20);
+    for (const name of queried) expect(documented.includes(name) || scraped.has(name)).toBe(true);
+    expect(ours(queried)).toEqual(documented); // every documented series has a panel
   });
 
   it('keeps ids and raw URLs out of the labels, so the number of series stays bounded', async () => {
