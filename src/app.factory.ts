@@ -12,6 +12,7 @@ import type { Clock } from './common/clock/clock.js';
 import type { DestinationStream } from 'pino';
 import { createValidationPipe } from './common/validation/validation.js';
 import { setupSwagger } from './swagger.js';
+import { HttpMetrics } from './modules/metrics/http-metrics.js';
 import { checkRequestInput } from './common/http/request-input.check.js';
 import { requestLogger } from './common/logging/request-logger.middleware.js';
 import { createServiceLogger, loggerParams } from './common/logging/logging.module.js';
@@ -36,6 +37,8 @@ export async function createApp(
   app.set('trust proxy', config.trustProxy);
   app.set('x-powered-by', false);
   app.set('etag', false);
+  // Timing first, so every answer is counted (docs/observability.md).
+  app.use(app.get(HttpMetrics).middleware());
   // Security headers first, so every answer carries them: errors of the body parser, unknown
   // routes and the cached balances fast path (which writes its answers itself) included.
   app.use(securityHeaders(config));

@@ -20,6 +20,7 @@ import { AuthModule } from './modules/auth/auth.module.js';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
 import { IntegrityModule } from './modules/integrity/integrity.module.js';
 import { MarketModule } from './modules/market/market.module.js';
+import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { PortfoliosModule } from './modules/portfolios/portfolios.module.js';
 import { QScoreModule } from './modules/qscore/qscore.module.js';
 import { ScoringModule } from './modules/scoring/scoring.module.js';
@@ -63,6 +64,7 @@ export class AppModule {
         SimulationModule,
         IdempotencyModule,
         AdminModule,
+        MetricsModule,
       ],
       providers: [
         // Order matters: authenticate, then check scopes, then count the request against the client.

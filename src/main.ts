@@ -1,4 +1,5 @@
 import './runtime-check.js'; // first: a too-old Node stops here, before anything else loads
+import './common/tracing/register.js'; // second: tracing, when configured, hooks Nest, Express and pg before they load
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigValidationError, loadConfig } from './config/app-config.js';

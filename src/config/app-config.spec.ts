@@ -57,4 +57,44 @@ describe('loadConfig', () => {
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', REDIS_URL: '' }).DATABASE_URL).toBeUndefined();
   });
+
+  describe('tracing (OTEL_*)', () => {
+    it('is off without an OTLP endpoint', () => {
+      expect(loadConfig({}).otlpTracesUrl).toBeUndefined();
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }).otlpTracesUrl).toBeUndefined();
+    });
+
+    it.each([
+      [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, 'http://collector:4318/v1/traces'],
+      [
+        { OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel.example.com/base/' },
+        'https://otel.example.com/base/v1/traces',
+      ],
+      [
+        {
+          OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:9999/custom',
+        },
+        'http://traces:9999/custom',
+      ],
+    ])('sends spans to the standard OTLP/HTTP traces URL: %j', (env, url) => {
+      expect(loadConfig(env).otlpTracesUrl).toBe(url);
+    });
+
+    it('stays off with OTEL_SDK_DISABLED=true, endpoint or not', () => {
+      expect(
+        loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })
+          .otlpTracesUrl,
+      ).toBeUndefined();
+    });
+
+    it.each([
+      [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+      [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'ftp://x/v1/traces' }, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'],
+      [{ OTEL_SDK_DISABLED: 'maybe' }, 'OTEL_SDK_DISABLED'],
+      [{ OTEL_SERVICE_NAME: 'two words' }, 'OTEL_SERVICE_NAME'],
+    ])('names the bad variable: %j', (env, variable) => {
+      expect(() => loadConfig(env)).toThrow(new RegExp(`${variable}:`));
+    });
+  });
 });

@@ -264,6 +264,38 @@ export class AppConfig {
   @Max(2500)
   SIMULATION_MAX_ASSET_YEARS = 600;
 
+  /**
+   * OpenTelemetry tracing (docs/observability.md): spans are exported over OTLP/HTTP to this base
+   * URL (`/v1/traces` is appended) or to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, the full URL. Neither
+   * set: no tracing code is loaded at all.
+   */
+  @ValidateIf((c: AppConfig) => c.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined)
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @Transform(emptyToUndefined)
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  @ValidateIf((c: AppConfig) => c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined)
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @Transform(emptyToUndefined)
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+
+  /** `service.name` of the exported spans. */
+  @Matches(/^\S{1,100}$/, { message: 'OTEL_SERVICE_NAME must be 1-100 characters without spaces' })
+  OTEL_SERVICE_NAME = 'crypto-asset-service';
+
+  /** The standard OpenTelemetry off switch: true keeps tracing off even with an endpoint set. */
+  @Transform(toBool)
+  @IsBoolean()
+  OTEL_SDK_DISABLED = false;
+
+  /** Where spans go, or undefined when tracing is off (no endpoint, or OTEL_SDK_DISABLED). */
+  get otlpTracesUrl(): string | undefined {
+    if (this.OTEL_SDK_DISABLED) return undefined;
+    if (this.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return this.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+    if (!this.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
+    return `${this.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
+  }
+
   /** TRUST_PROXY as Express's `trust proxy` setting (validated by loadConfig). */
   get trustProxy(): false | number | string[] {
     return parseTrustProxy(this.TRUST_PROXY) ?? false;
@@ -330,6 +362,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     'COINGECKO_BASE_URL',
     'COINGECKO_API_KEY',
     'TRUST_PROXY',
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
   ]) {
     const value = env[key];
     if (value !== undefined) relevant[key] = value;

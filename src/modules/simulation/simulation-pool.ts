@@ -67,6 +67,11 @@ export class SimulationPool implements OnApplicationShutdown {
     return this.admitted;
   }
 
+  /** Admitted simulations waiting for a worker thread now (metrics: the queue's depth). */
+  get queued(): number {
+    return this.pool?.queueSize ?? 0;
+  }
+
   /** Worker threads alive now (0 until the first simulation, and after shutdown). */
   get threads(): number {
     return this.pool?.threads.length ?? 0;

@@ -31,5 +31,6 @@ import { SimulationService } from './simulation.service.js';
     CapitalMarketAssumptionsRepository,
     ReturnAssumptionsService,
   ],
+  exports: [SimulationPool],
 })
 export class SimulationModule {}

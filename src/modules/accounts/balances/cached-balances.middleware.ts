@@ -11,6 +11,7 @@ import { isObservable, lastValueFrom } from 'rxjs';
 import type { ServiceRequest } from '../../../common/http/request-context.js';
 import { envelope } from '../../../common/interceptors/envelope.interceptor.js';
 import { VERIFIED_BEARER, type VerifiedBearerPort } from '../../../common/ports/verified-bearer.port.js';
+import { labelRoute } from '../../metrics/route-label.js';
 import { AccountDataService, type CachedBalancesView } from '../account-data.service.js';
 import { cacheStatus, toBalancesResult } from '../accounts.mapper.js';
 import { CachedBalancesRoute, CONTROLLER, HANDLER } from './cached-balances.route.js';
@@ -61,6 +62,7 @@ export class CachedBalancesMiddleware implements NestMiddleware<ServiceRequest, 
     const client = this.bearer.knownClient(request);
     const view = client && this.data.cachedBalancesOf(client.tenantId, accountId);
     if (!view) return next();
+    labelRoute(request, '/v1/api/account/:accountId/balances'); // counted as the route (metrics)
     const context = new RouteExecutionContext(request, response, next, CONTROLLER, HANDLER);
     return this.guarded(context, guards, 0, response, view);
   }

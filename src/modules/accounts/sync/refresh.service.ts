@@ -13,7 +13,7 @@
  *   source rejected the authorization, `error` otherwise.
  * Never: decides whether a refresh is due (callers do: AccountDataService, the scheduler, admin).
  */
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -23,6 +23,7 @@ import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
 import { BalancesReadCache } from '../balances/balances-read.cache.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../../common/ports/market-prices.port.js';
 import { computeBalanceSnapshots } from '../../../domain/balances/index.js';
+import { SyncMetrics } from '../../metrics/sync-metrics.js';
 import { ConnectorRegistry } from '../connectors/connector.registry.js';
 import {
   SourceAuthorizationError,
@@ -98,6 +99,7 @@ export class RefreshService {
     private readonly clock: Clock,
     @Inject(MARKET_PRICES) private readonly prices: MarketPricesPort,
     private readonly readCache: BalancesReadCache,
+    @Optional() private readonly metrics?: SyncMetrics, // absent in the CLI
   ) {}
 
   /**
@@ -236,7 +238,12 @@ export class RefreshService {
   }
 
   /** Runs one refresh of an account whose lease this instance holds, and gives the lease back. */
-  private async runLeased(account: AccountEntity, trigger: RefreshTrigger): Promise<RefreshOutcome> {
+  private runLeased(account: AccountEntity, trigger: RefreshTrigger): Promise<RefreshOutcome> {
+    const run = () => this.runLeasedUncounted(account, trigger);
+    return this.metrics ? this.metrics.observe(account.source, trigger, run) : run();
+  }
+
+  private async runLeasedUncounted(account: AccountEntity, trigger: RefreshTrigger): Promise<RefreshOutcome> {
     const now = this.clock.now();
     try {
       let fetched: FetchedHistory | { pending: Date };

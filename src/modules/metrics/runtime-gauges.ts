@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Gauge } from 'prom-client';
+import type { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config.js';
+import { SimulationPool } from '../simulation/simulation-pool.js';
+import { METRIC_PREFIX, MetricsRegistry } from './metrics.registry.js';
+
+/** node-postgres's Pool counters (TypeORM's postgres driver keeps its pool as `driver.master`). */
+interface PgPoolCounts {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+}
+
+/**
+ * Gauges read when Prometheus scrapes (prom-client calls `collect`), so they cost nothing between
+ * scrapes: the simulation pool's load and the database connection pool's use.
+ */
+@Injectable()
+export class RuntimeGauges {
+  constructor(
+    metrics: MetricsRegistry,
+    simulations: SimulationPool,
+    @InjectDataSource() dataSource: DataSource,
+    config: AppConfig,
+  ) {
+    const registers = [metrics.registry];
+    new Gauge({
+      name: `${METRIC_PREFIX}simulation_in_flight`,
+      help: 'Simulations admitted now: loading history, running in a worker, or waiting for one.',
+      registers,
+      collect() {
+        this.set(simulations.inFlight);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}simulation_queued`,
+      help: 'Admitted simulations waiting for a worker thread (the queue depth).',
+      registers,
+      collect() {
+        this.set(simulations.queued);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}simulation_capacity`,
+      help: 'Simulations this instance admits at once (SIMULATION_WORKERS + SIMULATION_QUEUE); beyond it, 503.',
+      registers,
+      collect() {
+        this.set(simulations.capacity);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}simulation_worker_threads`,
+      help: 'Simulation worker threads alive (idle ones end after a minute).',
+      registers,
+      collect() {
+        this.set(simulations.threads);
+      },
+    });
+    // On PGlite (no DATABASE_URL) there is no pool to report: the embedded database is one session
+    // behind a mutex (src/database/pglite-driver.ts), which keeps no counts; the series are absent.
+    if (config.usesEmbeddedDatabase) return;
+    const pool = () => (dataSource.driver as unknown as { master?: Partial<PgPoolCounts> }).master;
+    new Gauge({
+      name: `${METRIC_PREFIX}db_pool_connections`,
+      help: 'Open connections of the database pool, by state (in_use: lent to a query or transaction; idle).',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const counts = pool();
+        const total = counts?.totalCount ?? 0;
+        const idle = counts?.idleCount ?? 0;
+        this.set({ state: 'in_use' }, total - idle);
+        this.set({ state: 'idle' }, idle);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}db_pool_waiting`,
+      help: 'Queries and transactions waiting for a database connection (the pool is at its maximum).',
+      registers,
+      collect() {
+        this.set(pool()?.waitingCount ?? 0);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}db_pool_max_connections`,
+      help: 'The most connections the pool opens (DATABASE_POOL_SIZE).',
+      registers,
+      collect() {
+        this.set(config.DATABASE_POOL_SIZE);
+      },
+    });
+  }
+}
