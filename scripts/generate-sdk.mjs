@@ -3,6 +3,10 @@
  * service (clients/openapi.json, the TypeScript SDK's types, the Postman collection) in one
  * deterministic pass. `npm run sdk:check` (`--check`) writes nothing and fails, naming the files,
  * when any committed artifact differs from what the current code generates.
+ *
+ * The document comes from the built app (dist/), booted in memory without listening. With
+ * `--from <base address>` it is read from a running service's /docs-json instead (CI's SDK step
+ * has the built service running anyway; the document is the same function's output).
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -19,7 +23,14 @@ import {
 const ROOT = resolve(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
 const read = (file) => readFile(resolve(ROOT, file), 'utf8').catch(() => undefined);
-const document = await exportDocument();
+const from = process.argv.indexOf('--from');
+const document = from > 0 ? await served(process.argv[from + 1]) : await exportDocument();
+
+async function served(base) {
+  const response = await fetch(new URL('/docs-json', base));
+  if (!response.ok) throw new Error(`GET ${base}/docs-json answered ${response.status}`);
+  return response.json();
+}
 const artifacts = {
   [OUTPUTS.document]: renderDocument(document),
   [OUTPUTS.types]: await renderTypes(document),
