@@ -43,9 +43,10 @@ export async function surface() {
 
 describe('TypeScript SDK against the served document (e2e)', () => {
   let t: TestApp;
+  // Booting the app takes seconds; more on a loaded machine than the 60 s default allows a hook.
   beforeAll(async () => {
     t = await startTestApp();
-  });
+  }, 180_000);
   afterAll(() => t.close());
 
   it('type-checks the SDK, its example and its surface with types generated from /docs-json', async () => {
