@@ -97,6 +97,222 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API clients (one tenant or all)
+         * @description Without `tenant`, every tenant’s clients; each row names its tenant. Never a secret.
+         */
+        get: operations["AdminClientsController_list"];
+        put?: never;
+        /**
+         * Create an API client; the secret is shown once
+         * @description Scopes default to `admin` in an operator tenant and `partner` elsewhere; `admin` is refused for a client of a partner tenant. Store `clientSecret` now: only its hash is kept.
+         */
+        post: operations["AdminClientsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One API client (never its secret) */
+        get: operations["AdminClientsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a client
+         * @description It gets no token, and its live tokens stop working (on every instance within 5 seconds). A client cannot disable itself.
+         */
+        post: operations["AdminClientsController_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-enable a disabled client
+         * @description Its secret is unchanged.
+         */
+        post: operations["AdminClientsController_enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a client secret; the new secret is shown once
+         * @description The old secret stops working at once, and so do the tokens issued with it (on every instance within 5 seconds).
+         */
+        post: operations["AdminClientsController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/market/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh market data now
+         * @description Runs the scheduled market-data refresh at once (ignoring its 5-minute interval) from the configured provider and answers when it has finished, with what it wrote. A failed provider keeps the stored data (`status: failed`, reasons in `errors`).
+         */
+        post: operations["AdminMarketController_refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/support/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Support read: one account of a tenant, with its state */
+        get: operations["SupportController_account"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/support/accounts/{accountId}/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Support read: the balances a tenant’s partner gets for an account
+         * @description From the stored snapshot; never refreshes. 422 (with `reason`) as for the partner.
+         */
+        get: operations["SupportController_balances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/support/accounts/{accountId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Support read: the transactions a tenant’s partner gets for an account
+         * @description `from`/`to` inclusive, optional paging with `limit` and `cursor`, as for the partner; never refreshes.
+         */
+        get: operations["SupportController_transactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tenants */
+        get: operations["AdminTenantsController_list"];
+        put?: never;
+        /**
+         * Create a tenant
+         * @description A partner tenant (an advisory firm) by default; `kind: operator` for a tenant of admin clients, which never holds partner data.
+         */
+        post: operations["AdminTenantsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tenant */
+        get: operations["AdminTenantsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calculate-portfolio-score": {
         parameters: {
             query?: never;
@@ -288,6 +504,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/qsim/assumptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your capital-market assumptions, and the default for every other asset
+         * @description The expected compound annual returns (and volatilities) your firm set per asset; /qsim/simulate and /roi/projection use them for your tenant. Every other asset gets the default described in `default` (docs/simulation.md §1).
+         */
+        get: operations["AssumptionsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/qsim/assumptions/{symbol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set your capital-market assumption for an asset
+         * @description Expected compound annual return (fraction) and optionally the volatility; correlations stay the history’s. Replaces an earlier one for the asset.
+         */
+        put: operations["AssumptionsController_put"];
+        post?: never;
+        /** Remove your assumption for an asset (it gets the default again) */
+        delete: operations["AssumptionsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/qsim/simulate": {
         parameters: {
             query?: never;
@@ -299,7 +556,7 @@ export interface paths {
         put?: never;
         /**
          * Bull, base and bear projections of a portfolio (Monte Carlo)
-         * @description 10,000 paths of correlated log-normal monthly returns estimated from the stored daily history (up to ten years), rebalanced monthly to the target weights; bull/base/bear are the 90th/50th/10th percentiles of terminal value. The same seed with the same inputs and stored history gives the same answer. Work budget: assets × horizon_years at most 600 by default (SIMULATION_MAX_ASSET_YEARS). Simulations run in a worker pool, a few at once per client and per instance. Model and limits: docs/simulation.md.
+         * @description 10,000 paths of monthly returns, rebalanced monthly to the target weights; bull/base/bear are the 90th/50th/10th percentiles of terminal value. Expected returns come from the return assumptions (your firm’s capital-market assumptions, PUT /qsim/assumptions/{symbol}, else the historical mean shrunk toward the risk-free rate by its standard error); volatilities and correlations from the stored daily history (up to ten years). method parametric (correlated log-normal) or bootstrap (blocks of a month of stored daily returns, re-centred on the assumed means); optional inflation_rate (today’s dollars) and monthly_contribution_usd. Every answer adds risk figures, the assumptions used and a disclosure. The same seed with the same inputs and stored history gives the same answer. Work budget: assets × horizon_years at most 600 by default (SIMULATION_MAX_ASSET_YEARS). Simulations run in a worker pool, a few at once per client and per instance. Model and limits: docs/simulation.md.
          */
         post: operations["SimulationController_simulate"];
         delete?: never;
@@ -317,7 +574,7 @@ export interface paths {
         };
         /**
          * ROI projection of a principal over a horizon
-         * @description Compounds the principal at the asset’s base-case CAGR from its stored daily history (BTC unless `symbol` is given; up to ten years) and compares the CAGR with the configured benchmark (ROI_BENCHMARK_CAGR, default 10 %: US large-cap equities). Past returns do not predict future returns.
+         * @description Compounds the principal at the asset’s expected compound annual return (BTC unless `symbol` is given) from its return assumption — your firm’s capital-market assumption, else the historical mean of the stored daily history (up to ten years) shrunk toward the risk-free rate by its standard error — and compares it with the configured benchmark (ROI_BENCHMARK_CAGR, default 10 %: US large-cap equities). The answer states the assumption and a disclosure.
          */
         get: operations["RoiController_projection"];
         put?: never;
@@ -703,6 +960,43 @@ export interface components {
             /** @description Cursor of the next page; null on the last page. */
             nextCursor: string | null;
         };
+        AssetAssumptionDto: {
+            /**
+             * @description Expected compound (geometric) annual return the projection used, e^μ − 1 (the growth rate of the asset’s median outcome), percentage text.
+             * @example 5.30%
+             */
+            expected_return: string;
+            /**
+             * @description The raw historical compound return over the window, for comparison only.
+             * @example 49.18%
+             */
+            historical_return: string;
+            /**
+             * @description history_shrunk: the default, the historical mean shrunk toward the conservative prior (the risk-free rate) by its standard error; tenant: your firm’s capital-market assumption (PUT /qsim/assumptions/{symbol}).
+             * @enum {string}
+             */
+            source: "history_shrunk" | "tenant";
+            /**
+             * @description Standard error of the historical mean log return, σ/√years, percentage text.
+             * @example 26.46%
+             */
+            standard_error: string;
+            /**
+             * @description Asset ticker (upper case).
+             * @example BTC
+             */
+            symbol: string;
+            /**
+             * @description Annual volatility of log returns the projection used, percentage text.
+             * @example 70.00%
+             */
+            volatility: string;
+            /**
+             * @description Weight of the history in the default, τ²/(τ² + SE²), percentage text.
+             * @example 3.45%
+             */
+            weight_on_history: string;
+        };
         AssetGainsDto: {
             /**
              * @description Asset ticker.
@@ -890,6 +1184,39 @@ export interface components {
              */
             solAllocation?: number;
         };
+        CapitalMarketAssumptionDto: {
+            /**
+             * @description Expected compound annual return, a fraction.
+             * @example 0.07
+             */
+            expected_return: number;
+            /**
+             * @description Where the figure comes from.
+             * @example CIO capital-market assumptions 2026
+             */
+            note: string | null;
+            /**
+             * @description Asset ticker (upper case).
+             * @example BTC
+             */
+            symbol: string;
+            /**
+             * @description When it was last set, ISO 8601.
+             * @example 2026-11-24T09:00:00.000Z
+             */
+            updated_at: string;
+            /**
+             * @description Annual volatility, a fraction; null: the history’s.
+             * @example 0.6
+             */
+            volatility: number | null;
+        };
+        CapitalMarketAssumptionsDto: {
+            /** @description Your firm’s assumptions, by symbol. */
+            assumptions: components["schemas"]["CapitalMarketAssumptionDto"][];
+            /** @description What every other asset gets. */
+            default: components["schemas"]["DefaultAssumptionDto"];
+        };
         ChecksumResultDto: {
             /**
              * @description SHA-256 over the canonical transaction lines, lower-case hex (docs/checksum.md).
@@ -900,6 +1227,36 @@ export interface components {
             computedAt: string;
             /** @description Number of transactions (lines) hashed. */
             rowCount: number;
+        };
+        ClientDto: {
+            /** @example acme-app */
+            clientId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description A disabled client gets no token and its live tokens stop working. */
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @description Last token issued.
+             */
+            lastUsedAt: string | null;
+            scopes: ("partner" | "admin")[];
+            /**
+             * Format: date-time
+             * @description Last secret rotation.
+             */
+            secretRotatedAt: string | null;
+            /**
+             * @description Slug of the owning tenant.
+             * @example acme
+             */
+            tenant: string;
+            /** Format: uuid */
+            tenantId: string;
+        };
+        ClientListDto: {
+            /** @description The clients, by clientId. Never a secret. */
+            clients: components["schemas"]["ClientDto"][];
         };
         CreateAccountDto: {
             /**
@@ -949,6 +1306,65 @@ export interface components {
              * @example sandbox
              */
             tenant: string;
+        };
+        CreateClientDto: {
+            /**
+             * @description The public client id (3-128 characters of A-Z a-z 0-9 . _ -); default: `<tenant>-` and 12 random hex digits. Unique across tenants.
+             * @example acme-app
+             */
+            clientId?: string;
+            /**
+             * @description Default: `admin` in an operator tenant, `partner` elsewhere. `admin` only for a client of an operator tenant.
+             * @example [
+             *       "partner"
+             *     ]
+             */
+            scopes?: ("partner" | "admin")[];
+            /**
+             * @description Slug of the tenant the client belongs to.
+             * @example acme
+             */
+            tenant: string;
+        };
+        CreateTenantDto: {
+            /**
+             * @description `partner`: an advisory firm (owns partner data). `operator`: the operator’s own tenant, for admin clients; it never holds partner data.
+             * @default partner
+             * @enum {string}
+             */
+            kind: "partner" | "operator";
+            /**
+             * @description Display name, 1-200 characters.
+             * @example Acme Advisors
+             */
+            name: string;
+            /**
+             * @description Short stable name: 2-63 characters of a-z 0-9 and -, starting with a letter or digit.
+             * @example acme
+             */
+            slug: string;
+        };
+        DefaultAssumptionDto: {
+            /**
+             * @description How an asset without an assumption of yours is projected.
+             * @example μ = μ₀ + w·(μ̂ − μ₀), w = τ²/(τ² + SE²), SE = σ̂/√years; expected return e^μ − 1
+             */
+            formula: string;
+            /**
+             * @description The prior the historical mean is shrunk toward.
+             * @example risk-free rate (US Treasury bills, nominal)
+             */
+            prior: string;
+            /**
+             * @description Prior expected compound annual return, a fraction.
+             * @example 0.04
+             */
+            prior_expected_return: number;
+            /**
+             * @description τ, the prior’s standard deviation of the annual mean log return, a fraction.
+             * @example 0.05
+             */
+            prior_uncertainty: number;
         };
         /** @description The envelope of every /v1/api success; `result` per operation. */
         Envelope: {
@@ -1325,6 +1741,17 @@ export interface components {
             /** @description Existing transactions (same transactionId) whose fields changed. */
             updated: number;
         };
+        IssuedSecretDto: {
+            /** @example acme-app */
+            clientId: string;
+            /** @description The client secret, shown this once: only its argon2id hash is stored, so it cannot be shown again (rotate to get a new one). */
+            clientSecret: string;
+            scopes: ("partner" | "admin")[];
+            /** @example acme */
+            tenant: string;
+            /** Format: uuid */
+            tenantId: string;
+        };
         JwkDto: {
             /**
              * @description Algorithm.
@@ -1453,6 +1880,30 @@ export interface components {
              * @example 46530059400
              */
             volume24h: number | null;
+        };
+        MarketRefreshResultDto: {
+            /** @description Wall-clock duration of the run in milliseconds. */
+            durationMs: number;
+            /** @description Per-asset or whole-run failures (provider status and message). */
+            errors: string[];
+            /** Format: date-time */
+            finishedAt: string;
+            /** @description Daily history rows written (today’s included). */
+            historyRows: number;
+            /**
+             * @description The configured market-data provider.
+             * @enum {string}
+             */
+            provider: "sandbox" | "coingecko";
+            /** @description Assets whose latest snapshot was written. */
+            quotedAssets: number;
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * @description `refreshed`: every tracked asset quoted; `partial`: some per-asset calls failed (in `errors`); `failed`: nothing written, the stored data is kept and served.
+             * @enum {string}
+             */
+            status: "refreshed" | "partial" | "failed";
         };
         /** @description RFC 6749 §5.2 error of /oauth/token. */
         OAuthError: {
@@ -1705,6 +2156,23 @@ export interface components {
              */
             type: string;
         };
+        PutAssumptionDto: {
+            /**
+             * @description Expected compound annual return, a fraction from -0.5 to 1 (0.07 = 7 % a year).
+             * @example 0.07
+             */
+            expected_return: number;
+            /**
+             * @description Where the figure comes from, up to 500 characters.
+             * @example CIO capital-market assumptions 2026
+             */
+            note?: string;
+            /**
+             * @description Annual volatility, a fraction from 0 to 3; absent or null: the history's.
+             * @example 0.6
+             */
+            volatility?: number | null;
+        };
         ReadinessReasonDto: {
             /**
              * @description `unknown_basis`: lines dispose of coins of unknown basis; `uncovered_disposal`: lines sell more than the account held; `inconsistent_history`: an earlier shortfall makes the lots suspect; `account_not_synced`: an account’s data may be incomplete.
@@ -1742,6 +2210,8 @@ export interface components {
             exceptionMessage: components["schemas"]["ProblemDetails"];
         };
         RoiProjectionDto: {
+            /** @description The return assumption the CAGR is (one asset). */
+            assumptions: components["schemas"]["AssetAssumptionDto"][];
             /**
              * @description Benchmark CAGR compared with (ROI_BENCHMARK_CAGR; default US large-cap equities, 10%), percentage text.
              * @example 10.00%
@@ -1753,17 +2223,19 @@ export interface components {
              */
             benchmark_diff: string;
             /**
-             * @description Base-case CAGR of the asset from its stored daily history, percentage text.
+             * @description Base-case CAGR: the asset’s expected compound annual return from its return assumption (your firm’s, or the historical mean shrunk toward the risk-free rate), percentage text.
              * @example 12.10%
              */
             cagr: string;
+            /** @description That this is a hypothetical projection on the stated assumptions. */
+            disclosure: string;
             /**
-             * @description First day of the price history the CAGR comes from.
+             * @description First day of the daily history the assumption was estimated from.
              * @example 2016-03-15
              */
             history_from: string;
             /**
-             * @description Last day of the price history the CAGR comes from.
+             * @description Last day of the daily history the assumption was estimated from.
              * @example 2026-03-15
              */
             history_to: string;
@@ -1846,6 +2318,23 @@ export interface components {
              * @example 10
              */
             horizon_years: number;
+            /**
+             * @description Annual inflation rate as a fraction from -0.05 to 0.5 (e.g. 0.025): when given, terminal values, CAGRs and risk figures are in today’s dollars. Default: none (nominal).
+             * @example 0.025
+             */
+            inflation_rate?: number;
+            /**
+             * @description parametric (default): correlated log-normal returns on the assumptions; bootstrap: blocks of a month of stored daily returns of all assets at once (their correlation and fat tails), re-centred on the assumed means. docs/simulation.md.
+             * @default parametric
+             * @enum {string}
+             */
+            method: "parametric" | "bootstrap";
+            /**
+             * @description Paid in at the end of every month in nominal USD; negative for a withdrawal (a portfolio that runs out stays at 0). Default 0.
+             * @default 0
+             * @example 500
+             */
+            monthly_contribution_usd: number;
             /** @description Assets and target weights (fractions summing to 1 ± 0.0001), rebalanced monthly; 1-50 distinct symbols. */
             portfolio: components["schemas"]["PortfolioEntryDto"][];
             /**
@@ -1870,6 +2359,10 @@ export interface components {
             seed?: number | string;
         };
         SimulationResultDto: {
+            /** @description The return assumption of every asset, in portfolio order. */
+            assumptions: components["schemas"]["AssetAssumptionDto"][];
+            /** @description That this is a hypothetical projection on the stated assumptions. */
+            disclosure: string;
             /**
              * @description Aligned daily returns the model was estimated from.
              * @example 2265
@@ -1891,6 +2384,22 @@ export interface components {
              */
             horizon_years: number;
             /**
+             * @description Inflation rate the figures are deflated by (today’s dollars), percentage text; null: nominal.
+             * @example null
+             */
+            inflation_rate: string | null;
+            /**
+             * @description Method used.
+             * @example parametric
+             * @enum {string}
+             */
+            method: "parametric" | "bootstrap";
+            /**
+             * @description Monthly contribution (negative: withdrawal) in USD.
+             * @example 0
+             */
+            monthly_contribution_usd: number;
+            /**
              * @description Simulated paths.
              * @example 10000
              */
@@ -1900,6 +2409,13 @@ export interface components {
              * @example 10000
              */
             principal_usd: number;
+            /**
+             * @description Rebalancing policy of the simulated portfolio.
+             * @example Rebalanced to the target weights at the start of every month, without costs.
+             */
+            rebalancing: string;
+            /** @description Risk figures of the same paths as the scenarios. */
+            risk: components["schemas"]["SimulationRiskDto"];
             /** @description The scenarios asked for, in the order asked. */
             scenarios: components["schemas"]["ScenarioResultDto"][];
             /**
@@ -1912,6 +2428,28 @@ export interface components {
              * @example 12
              */
             steps_per_year: number;
+        };
+        SimulationRiskDto: {
+            /**
+             * @description Mean of the worst 5 % of terminal values (5 % expected shortfall), currency text.
+             * @example $1,234.56
+             */
+            expected_shortfall_5_usd: string;
+            /**
+             * @description Median over paths of the largest peak-to-trough fall of the portfolio (its return index, month ends), percentage text.
+             * @example 61.20%
+             */
+            max_drawdown_median: string;
+            /**
+             * @description 90th percentile over paths of that largest fall, percentage text.
+             * @example 80.05%
+             */
+            max_drawdown_p90: string;
+            /**
+             * @description Share of simulated paths ending below principal_usd, percentage text.
+             * @example 38.12%
+             */
+            probability_below_principal: string;
         };
         StatusDto: {
             /**
@@ -1934,6 +2472,24 @@ export interface components {
              * @example 2026.04.1
              */
             version: string;
+        };
+        TenantDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            kind: "partner" | "operator";
+            /** @example Acme Advisors */
+            name: string;
+            /** @description A sandbox tenant (synthetic data; refused in production). */
+            sandbox: boolean;
+            /** @example acme */
+            slug: string;
+            /** Format: uuid */
+            tenantId: string;
+        };
+        TenantListDto: {
+            /** @description Every tenant, by slug. */
+            tenants: components["schemas"]["TenantDto"][];
         };
         TermTotalsDto: {
             /**
@@ -2270,7 +2826,10 @@ export interface operations {
     AdminAccountsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2328,6 +2887,15 @@ export interface operations {
             };
             /** @description Request body over the limit. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2470,7 +3038,10 @@ export interface operations {
                 /** @description Slug of the tenant the account belongs to. Required; an account of another tenant answers 404. */
                 tenant: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description accountId (UUID). */
                 accountId: string;
@@ -2524,6 +3095,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
             429: {
                 headers: {
@@ -2564,7 +3153,10 @@ export interface operations {
                 /** @description Slug of the tenant the account belongs to. Required; an account of another tenant answers 404. */
                 tenant: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description accountId (UUID). */
                 accountId: string;
@@ -2633,6 +3225,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
             429: {
                 headers: {
@@ -2673,7 +3274,10 @@ export interface operations {
                 /** @description Slug of the tenant the account belongs to. Required; an account of another tenant answers 404. */
                 tenant: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description accountId (UUID). */
                 accountId: string;
@@ -2728,6 +3332,1357 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminClientsController_list: {
+        parameters: {
+            query?: {
+                /** @description Tenant slug; all tenants when absent. */
+                tenant?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientListDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminClientsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClientDto"];
+            };
+        };
+        responses: {
+            /** @description The client with its secret (this once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedSecretDto"];
+                };
+            };
+            /** @description A field is invalid, or the tenant does not exist (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The clientId is taken (errors.clientId). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminClientsController_get: {
+        parameters: {
+            query: {
+                /** @description Slug of the tenant the client belongs to. Required; a client of another tenant answers 404. */
+                tenant: string;
+            };
+            header?: never;
+            path: {
+                /** @description clientId must be 3-128 characters of A-Z a-z 0-9 . _ - */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Client not found (in that tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminClientsController_disable: {
+        parameters: {
+            query: {
+                /** @description Slug of the tenant the client belongs to. Required; a client of another tenant answers 404. */
+                tenant: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description clientId must be 3-128 characters of A-Z a-z 0-9 . _ - */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Client not found (in that tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The client is the one this request is authenticated with. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminClientsController_enable: {
+        parameters: {
+            query: {
+                /** @description Slug of the tenant the client belongs to. Required; a client of another tenant answers 404. */
+                tenant: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description clientId must be 3-128 characters of A-Z a-z 0-9 . _ - */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Client not found (in that tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminClientsController_rotate: {
+        parameters: {
+            query: {
+                /** @description Slug of the tenant the client belongs to. Required; a client of another tenant answers 404. */
+                tenant: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description clientId must be 3-128 characters of A-Z a-z 0-9 . _ - */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client with its new secret (this once). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedSecretDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Client not found (in that tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminMarketController_refresh: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run finished; what it wrote. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketRefreshResultDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A refresh is already running (the scheduler’s or another admin’s, on any instance); nothing was started. `detail` says since when. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    SupportController_account: {
+        parameters: {
+            query: {
+                /** @description Slug of the tenant the account belongs to. Required; an account of another tenant answers 404. */
+                tenant: string;
+            };
+            header?: never;
+            path: {
+                /** @description accountId (UUID). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccountDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Account not found (in that tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    SupportController_balances: {
+        parameters: {
+            query: {
+                /** @description Slug of the tenant the account belongs to. Required; an account of another tenant answers 404. */
+                tenant: string;
+            };
+            header?: never;
+            path: {
+                /** @description accountId (UUID). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalancesResultDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Account not found (in that tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No usable data yet, or an inconsistent history. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    SupportController_transactions: {
+        parameters: {
+            query: {
+                /** @description The `nextCursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Inclusive start: an ISO 8601 date (UTC midnight) or a timestamp with an offset. */
+                from?: string;
+                /** @description Optional paging: page size, at most 1000. Without limit and cursor the whole range comes back. */
+                limit?: number;
+                /** @description Slug of the tenant the account belongs to. Required; an account of another tenant answers 404. */
+                tenant: string;
+                /** @description Inclusive end: an ISO 8601 date covers that whole UTC day; a timestamp is taken to the millisecond. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description accountId (UUID). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionsResultDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Account not found (in that tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminTenantsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantListDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminTenantsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTenantDto"];
+            };
+        };
+        responses: {
+            /** @description The tenant. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto"];
+                };
+            };
+            /** @description A field is invalid (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The slug is taken (errors.slug). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminTenantsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description slug must be a tenant slug (a-z 0-9 and -). */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
             429: {
                 headers: {
@@ -2765,7 +4720,10 @@ export interface operations {
     ScoresController_calculate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2812,8 +4770,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Request body over the limit. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3026,7 +5002,10 @@ export interface operations {
     PortfoliosController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3073,8 +5052,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Request body over the limit. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3211,7 +5208,10 @@ export interface operations {
     PortfoliosController_replace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description id (UUID). */
                 id: string;
@@ -3270,8 +5270,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Request body over the limit. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3316,7 +5334,10 @@ export interface operations {
     PortfoliosController_remove: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description id (UUID). */
                 id: string;
@@ -3363,6 +5384,24 @@ export interface operations {
             };
             /** @description No such portfolio for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3828,7 +5867,10 @@ export interface operations {
     EvaluateController_evaluate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3877,6 +5919,15 @@ export interface operations {
             };
             /** @description The account does not exist for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3936,28 +5987,24 @@ export interface operations {
             };
         };
     };
-    SimulationController_simulate: {
+    AssumptionsController_list: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SimulateRequestDto"];
-            };
-        };
+        requestBody?: never;
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SimulationResultDto"];
+                    "application/json": components["schemas"]["CapitalMarketAssumptionsDto"];
                 };
             };
-            /** @description A malformed field (named): empty or unknown or repeated symbols, weights outside 0-1 or not summing to 1 ± 0.0001, horizon_years not an integer 1-50 or assets × horizon_years beyond the work budget (600 by default), scenarios empty, repeated or not bull/base/bear, principal_usd ≤ 0, a bad seed. */
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3979,6 +6026,331 @@ export interface operations {
             };
             /** @description Token lacks scope: partner. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AssumptionsController_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Asset ticker with stored history (case-insensitive). */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutAssumptionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapitalMarketAssumptionDto"];
+                };
+            };
+            /** @description An unknown or malformed symbol, expected_return outside -0.5 to 1, volatility outside 0 to 3, a note over 500 characters or an unknown field (named). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AssumptionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Asset ticker with stored history (case-insensitive). */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed symbol. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Your tenant has no assumption for this asset. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    SimulationController_simulate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationResultDto"];
+                };
+            };
+            /** @description A malformed field (named): empty or unknown or repeated symbols, weights outside 0-1 or not summing to 1 ± 0.0001, horizon_years not an integer 1-50 or assets × horizon_years beyond the work budget (600 by default), scenarios empty, repeated or not bull/base/bear, principal_usd ≤ 0, a bad seed, method, inflation_rate or monthly_contribution_usd. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
