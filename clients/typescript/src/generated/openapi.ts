@@ -1229,9 +1229,15 @@ export interface components {
             rowCount: number;
         };
         ClientDto: {
-            /** @example acme-app */
+            /**
+             * @description The client’s public identifier (sent as clientId).
+             * @example acme-app
+             */
             clientId: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the client was created.
+             */
             createdAt: string;
             /** @description A disabled client gets no token and its live tokens stop working. */
             disabled: boolean;
@@ -1240,6 +1246,7 @@ export interface components {
              * @description Last token issued.
              */
             lastUsedAt: string | null;
+            /** @description Scopes tokens of this client carry. */
             scopes: ("partner" | "admin")[];
             /**
              * Format: date-time
@@ -1251,7 +1258,10 @@ export interface components {
              * @example acme
              */
             tenant: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Id of the owning tenant.
+             */
             tenantId: string;
         };
         ClientListDto: {
@@ -1742,14 +1752,24 @@ export interface components {
             updated: number;
         };
         IssuedSecretDto: {
-            /** @example acme-app */
+            /**
+             * @description The client’s public identifier (sent as clientId).
+             * @example acme-app
+             */
             clientId: string;
             /** @description The client secret, shown this once: only its argon2id hash is stored, so it cannot be shown again (rotate to get a new one). */
             clientSecret: string;
+            /** @description Scopes tokens of this client carry. */
             scopes: ("partner" | "admin")[];
-            /** @example acme */
+            /**
+             * @description Slug of the owning tenant.
+             * @example acme
+             */
             tenant: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Id of the owning tenant.
+             */
             tenantId: string;
         };
         JwkDto: {
@@ -1886,7 +1906,10 @@ export interface components {
             durationMs: number;
             /** @description Per-asset or whole-run failures (provider status and message). */
             errors: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the run finished.
+             */
             finishedAt: string;
             /** @description Daily history rows written (today’s included). */
             historyRows: number;
@@ -1897,7 +1920,10 @@ export interface components {
             provider: "sandbox" | "coingecko";
             /** @description Assets whose latest snapshot was written. */
             quotedAssets: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the run started.
+             */
             startedAt: string;
             /**
              * @description `refreshed`: every tracked asset quoted; `partial`: some per-asset calls failed (in `errors`); `failed`: nothing written, the stored data is kept and served.
@@ -2474,17 +2500,32 @@ export interface components {
             version: string;
         };
         TenantDto: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tenant was created.
+             */
             createdAt: string;
-            /** @enum {string} */
+            /**
+             * @description `partner`: an RIA platform’s data; `operator`: the admin team’s own tenant (admin clients only).
+             * @enum {string}
+             */
             kind: "partner" | "operator";
-            /** @example Acme Advisors */
+            /**
+             * @description Display name.
+             * @example Acme Advisors
+             */
             name: string;
             /** @description A sandbox tenant (synthetic data; refused in production). */
             sandbox: boolean;
-            /** @example acme */
+            /**
+             * @description The tenant’s slug: how requests name it (`?tenant=`).
+             * @example acme
+             */
             slug: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The tenant’s id (tenant_id of its data).
+             */
             tenantId: string;
         };
         TenantListDto: {

@@ -23,10 +23,10 @@ export class MarketRefreshResultDto {
   })
   errors: string[];
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'When the run started.' })
   startedAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'When the run finished.' })
   finishedAt: string;
 
   @ApiProperty({ type: 'integer', description: 'Wall-clock duration of the run in milliseconds.' })

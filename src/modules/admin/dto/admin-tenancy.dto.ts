@@ -98,22 +98,26 @@ export class ClientsQueryDto {
 // ---- responses ---------------------------------------------------------------------------------
 
 export class TenantDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', description: 'The tenant’s id (tenant_id of its data).' })
   tenantId: string;
 
-  @ApiProperty({ example: 'acme' })
+  @ApiProperty({ example: 'acme', description: 'The tenant’s slug: how requests name it (`?tenant=`).' })
   slug: string;
 
-  @ApiProperty({ example: 'Acme Advisors' })
+  @ApiProperty({ example: 'Acme Advisors', description: 'Display name.' })
   name: string;
 
-  @ApiProperty({ enum: TENANT_KINDS })
+  @ApiProperty({
+    enum: TENANT_KINDS,
+    description:
+      '`partner`: an RIA platform’s data; `operator`: the admin team’s own tenant (admin clients only).',
+  })
   kind: TenantKind;
 
   @ApiProperty({ description: 'A sandbox tenant (synthetic data; refused in production).' })
   sandbox: boolean;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'When the tenant was created.' })
   createdAt: string;
 }
 
@@ -123,22 +127,22 @@ export class TenantListDto {
 }
 
 export class ClientDto {
-  @ApiProperty({ example: 'acme-app' })
+  @ApiProperty({ example: 'acme-app', description: 'The client’s public identifier (sent as clientId).' })
   clientId: string;
 
   @ApiProperty({ description: 'Slug of the owning tenant.', example: 'acme' })
   tenant: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', description: 'Id of the owning tenant.' })
   tenantId: string;
 
-  @ApiProperty({ enum: CLIENT_SCOPES, isArray: true })
+  @ApiProperty({ enum: CLIENT_SCOPES, isArray: true, description: 'Scopes tokens of this client carry.' })
   scopes: ClientScope[];
 
   @ApiProperty({ description: 'A disabled client gets no token and its live tokens stop working.' })
   disabled: boolean;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'When the client was created.' })
   createdAt: string;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Last token issued.' })
@@ -154,16 +158,16 @@ export class ClientListDto {
 }
 
 export class IssuedSecretDto {
-  @ApiProperty({ example: 'acme-app' })
+  @ApiProperty({ example: 'acme-app', description: 'The client’s public identifier (sent as clientId).' })
   clientId: string;
 
-  @ApiProperty({ example: 'acme' })
+  @ApiProperty({ example: 'acme', description: 'Slug of the owning tenant.' })
   tenant: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', description: 'Id of the owning tenant.' })
   tenantId: string;
 
-  @ApiProperty({ enum: CLIENT_SCOPES, isArray: true })
+  @ApiProperty({ enum: CLIENT_SCOPES, isArray: true, description: 'Scopes tokens of this client carry.' })
   scopes: ClientScope[];
 
   @ApiProperty({
