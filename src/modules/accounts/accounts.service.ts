@@ -7,16 +7,20 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import {
+  ConnectorRegistry,
+  CredentialsCipher,
+  parseSandboxOptions,
+  parseTransactionsCsv,
+  RefreshService,
+  type RefreshOutcome,
+  type SandboxProfile,
+} from '../sources/index.js';
 import { TenancyRepository } from '../tenancy/tenancy.repository.js';
-import { ConnectorRegistry } from './connectors/connector.registry.js';
-import { parseSandboxOptions } from './connectors/sandbox.connector.js';
-import { CredentialsCipher } from './credentials/credentials-cipher.js';
-import { parseTransactionsCsv } from './csv/csv-transactions.parser.js';
+import type { AccountRecord } from './account-record.js';
 import type { AccountEntity } from './entities/account.entity.js';
-import { CursorCodec } from './pagination/cursor-codec.js';
 import { AccountsRepository, type AccountKeysetPosition } from './repositories/accounts.repository.js';
-import { RefreshService, type RefreshOutcome } from './sync/refresh.service.js';
-import type { SandboxProfile } from './sandbox/sandbox-fixtures.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -82,6 +86,25 @@ export class AccountsService {
     private readonly refresher: RefreshService,
     private readonly clock: Clock,
   ) {}
+
+  /** The tenant's account, or null when it does not exist or belongs to another tenant. */
+  findById(tenantId: string, accountId: string): Promise<AccountRecord | null> {
+    return this.accounts.findById(tenantId, accountId);
+  }
+
+  /** Every account of the tenant in (createdOn, id) order (reports and summaries over the whole tenant). */
+  listAllForTenant(tenantId: string): Promise<AccountRecord[]> {
+    return this.accounts.listAllForTenant(tenantId);
+  }
+
+  /** Keyset page of the tenant's on-chain accounts (address and chain set), in (createdOn, id) order. */
+  listOnChainPage(
+    tenantId: string,
+    after: AccountKeysetPosition | null,
+    limit: number,
+  ): Promise<AccountRecord[]> {
+    return this.accounts.listOnChainPage(tenantId, after, limit);
+  }
 
   async byCollection(tenantId: string, collectionId: string): Promise<AccountEntity> {
     const account = await this.accounts.findByCollection(tenantId, collectionId);

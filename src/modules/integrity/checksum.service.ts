@@ -3,10 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock.js';
 import { ChecksumAccumulator, type ChecksumResult } from '../../domain/checksum/checksum.js';
-import {
-  TransactionsRepository,
-  type ChecksumFilters,
-} from '../accounts/repositories/transactions.repository.js';
+import { LedgerService, type ChecksumFilters } from '../ledger/index.js';
 
 /** Rows per keyset page: memory holds one page, whatever the row count. */
 export const CHECKSUM_PAGE_SIZE = 10_000;
@@ -25,7 +22,7 @@ export interface ChecksumReport extends ChecksumResult {
 export class ChecksumService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly transactions: TransactionsRepository,
+    private readonly ledger: LedgerService,
     private readonly clock: Clock,
   ) {}
 
@@ -37,7 +34,7 @@ export class ChecksumService {
     const accumulator = new ChecksumAccumulator();
     await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       await manager.query('SET TRANSACTION READ ONLY');
-      for await (const page of this.transactions.checksumPages(tenantId, filters, pageSize, manager)) {
+      for await (const page of this.ledger.checksumPages(tenantId, filters, pageSize, manager)) {
         for (const row of page) accumulator.add(row);
       }
     });

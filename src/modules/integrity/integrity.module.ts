@@ -3,12 +3,12 @@
  * accounts module's transactions; never writes anything.
  */
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module.js';
+import { LedgerModule } from '../ledger/index.js';
 import { ChecksumController } from './checksum.controller.js';
 import { ChecksumService } from './checksum.service.js';
 
 @Module({
-  imports: [AccountsModule],
+  imports: [LedgerModule],
   controllers: [ChecksumController],
   providers: [ChecksumService],
   exports: [ChecksumService],

@@ -1,4 +1,3 @@
-import { BUILT_IN_SOURCES } from '../connectors/connector.registry.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsIn,
@@ -16,8 +15,7 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { SANDBOX_PROFILES } from '../connectors/sandbox.connector.js';
-import type { SandboxProfile } from '../sandbox/sandbox-fixtures.js';
+import { BUILT_IN_SOURCES, SANDBOX_PROFILES, type SandboxProfile } from '../../sources/index.js';
 import { AccountListItemDto } from './account-responses.dto.js';
 
 export const TENANT_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;

@@ -1,0 +1,11 @@
+import { singlePage, type ConnectorResult, type SourceConnector } from '../connectors/source-connector.js';
+
+/**
+ * The `csv` source: transactions arrive only through imports (admin API, CLI). A refresh has
+ * nothing new to fetch; it recomputes the balances from the stored history at current prices.
+ */
+export class CsvConnector implements SourceConnector {
+  async fetch(): Promise<ConnectorResult> {
+    return { status: 'ready', mode: 'incremental', pages: singlePage([]), reportedBalances: null };
+  }
+}
