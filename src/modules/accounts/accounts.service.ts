@@ -11,11 +11,11 @@ import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import {
   ConnectorRegistry,
   CredentialsCipher,
-  parseSandboxOptions,
   parseTransactionsCsv,
   RefreshService,
+  SOURCE_CATALOGUE,
+  sourceOptionFields,
   type RefreshOutcome,
-  type SandboxProfile,
 } from '../sources/index.js';
 import { TenancyRepository } from '../tenancy/tenancy.repository.js';
 import type { AccountRecord } from './account-record.js';
@@ -38,8 +38,8 @@ export interface NewAccount {
   readonly address?: string;
   readonly chain?: string;
   readonly credentials?: Readonly<Record<string, string>>;
-  readonly sandboxProfile?: SandboxProfile;
-  readonly syncDelayMinutes?: number;
+  /** The source's options as sent (fields its description declares; SourceConnector.describe). */
+  readonly sourceOptions?: Readonly<Record<string, unknown>>;
 }
 
 export interface ImportSummary {
@@ -64,15 +64,6 @@ const isAccountCursor = (value: unknown): value is AccountCursor =>
 const ADDRESS_FORMATS: Record<string, RegExp> = {
   bitcoin: /^(bc1[02-9ac-hj-np-z]{11,87}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/,
   ethereum: /^0x[0-9a-fA-F]{40}$/,
-};
-
-/** Default sandbox script per platform for accounts linked through the admin API. */
-const SANDBOX_SCRIPT_BY_PLATFORM: Record<string, string> = {
-  coinbase: 'coinbase-main',
-  kraken: 'kraken-trading',
-  gemini: 'gemini-earn',
-  ethereum: 'eth-defi-wallet',
-  bitcoin: 'btc-watch-wallet',
 };
 
 @Injectable()
@@ -174,12 +165,18 @@ export class AccountsService {
     return tenant.id;
   }
 
-  /** Links an account for a tenant; it starts `syncing` and the scheduler (or a refresh) fetches it. */
-  async create(tenantId: string, input: NewAccount, sandboxAllowed: boolean): Promise<AccountEntity> {
-    if (!this.connectors.has(input.source) || (input.source === 'sandbox' && !sandboxAllowed)) {
-      const known = this.connectors.sources().filter((s) => s !== 'sandbox' || sandboxAllowed);
+  /**
+   * Links an account for a tenant; it starts `syncing` and the scheduler (or a refresh) fetches it.
+   * `syntheticAllowed`: whether sources serving synthetic data (the sandbox) may be linked.
+   */
+  async create(tenantId: string, input: NewAccount, syntheticAllowed: boolean): Promise<AccountEntity> {
+    const allowed = (source: string) => !this.connectors.describe(source).synthetic || syntheticAllowed;
+    if (!this.connectors.has(input.source) || !allowed(input.source)) {
+      const known = this.connectors.sources().filter(allowed);
       throw DomainError.validation('source', `source must be one of: ${known.join(', ')}`);
     }
+    const connector = this.connectors.get(input.source);
+    const options = input.sourceOptions ?? {};
     if ((input.address === undefined) !== (input.chain === undefined))
       throw DomainError.validation(
         input.address === undefined ? 'address' : 'chain',
@@ -190,14 +187,8 @@ export class AccountsService {
       if (format && !format.test(input.address))
         throw DomainError.validation('address', `address is not a valid ${input.chain} address.`);
     }
-    if (
-      input.source !== 'sandbox' &&
-      (input.sandboxProfile !== undefined || input.syncDelayMinutes !== undefined)
-    )
-      throw DomainError.validation(
-        'sandboxProfile',
-        'sandboxProfile and syncDelayMinutes apply to the sandbox source only.',
-      );
+    this.rejectForeignOptions(input.source, options);
+    if (input.credentials) connector.checkCredentials?.(input.credentials);
     const id = randomUUID();
     const collectionId = input.collectionId ?? randomUUID();
     const taken = await this.accounts.conflicts(tenantId, input.identity, collectionId);
@@ -210,13 +201,7 @@ export class AccountsService {
       throw conflict('collectionId', `Collection ${collectionId} already has an account.`);
     const now = this.clock.now();
     const sourceOptions =
-      input.source === 'sandbox'
-        ? {
-            ...parseSandboxOptions({ profile: input.sandboxProfile ?? 'normal' }, id),
-            script: SANDBOX_SCRIPT_BY_PLATFORM[input.platform] ?? 'coinbase-main',
-            ...(input.syncDelayMinutes !== undefined ? { syncDelayMinutes: input.syncDelayMinutes } : {}),
-          }
-        : null;
+      connector.accountOptions?.(options, { accountId: id, platform: input.platform }) ?? null;
     const account: AccountEntity = {
       id,
       tenantId,
@@ -301,6 +286,22 @@ export class AccountsService {
     await this.refresher.recomputeLinked(account.tenantId, [accountId], async (manager) => {
       await this.accounts.delete(account.tenantId, accountId, manager);
     });
+  }
+
+  /** Options another source declares (e.g. sandboxProfile on a csv account) are a 400. */
+  private rejectForeignOptions(source: string, options: Readonly<Record<string, unknown>>): void {
+    const own = this.connectors.describe(source).options;
+    const foreign = Object.keys(options).filter((field) => options[field] !== undefined && !(field in own));
+    if (foreign.length === 0) return;
+    // The owner may not be registered here (the sandbox in production): the catalogue knows it.
+    const owner = sourceOptionFields().find(({ field }) => field === foreign[0])?.source;
+    const fields = owner ? Object.keys(SOURCE_CATALOGUE[owner].options) : foreign;
+    throw DomainError.validation(
+      fields[0],
+      owner
+        ? `${fields.join(' and ')} apply to the ${owner} source only.`
+        : `${foreign.join(', ')} do not apply to the ${source} source.`,
+    );
   }
 
   private async page(

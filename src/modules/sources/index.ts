@@ -19,7 +19,10 @@ export {
   type ConnectorAccount,
   type ConnectorRequest,
   type ConnectorResult,
+  type NewAccountContext,
   type SourceConnector,
+  type SourceDescription,
+  type SourceOptionSpec,
   type SourceTransaction,
 } from './connectors/source-connector.js';
 export { MAX_DECIMAL_DIGITS, EARLIEST_TRANSACTION } from './connectors/source-transaction.rules.js';
@@ -29,7 +32,8 @@ export {
   toTransactionsCsv,
   type CsvParseResult,
 } from './csv/csv-transactions.parser.js';
-export { SandboxConnector, parseSandboxOptions, SANDBOX_PROFILES } from './sandbox/sandbox.connector.js';
+export { SOURCE_CATALOGUE, sourceOptionFields } from './connectors/source-catalogue.js';
+export { SandboxConnector } from './sandbox/sandbox.connector.js';
 export {
   SANDBOX_ACCOUNT_FIXTURES,
   sandboxAccountIds,

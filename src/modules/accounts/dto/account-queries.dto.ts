@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { SANDBOX_PROFILES } from '../../sources/index.js';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MAX_PAGE_SIZE } from '../accounts.service.js';
 import { toInteger } from '../../../common/validation/query-transforms.js';
 
@@ -34,6 +33,3 @@ export class AdminAccountsQueryDto extends PageQueryDto {
   @Matches(/^[a-z0-9][a-z0-9-]{1,62}$/, { message: 'tenant must be a tenant slug.' })
   tenant?: string;
 }
-
-export const SANDBOX_PROFILE_VALUES = SANDBOX_PROFILES;
-export const IsSandboxProfile = () => IsIn([...SANDBOX_PROFILES]);

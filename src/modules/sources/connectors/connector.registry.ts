@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error.js';
-import type { SourceConnector } from './source-connector.js';
+import { SOURCE_CATALOGUE } from './source-catalogue.js';
+import type { SourceConnector, SourceDescription } from './source-connector.js';
 
-/** The sources the accounts module registers at start-up (the document lists them as the enum). */
-export const BUILT_IN_SOURCES = ['sandbox', 'csv'] as const;
+/** The sources registered at start-up (the document lists them as the enum). */
+export const BUILT_IN_SOURCES = Object.keys(SOURCE_CATALOGUE);
+
+/** A connector that describes nothing: no options, real data. */
+const UNDESCRIBED: SourceDescription = { summary: '', synthetic: false, options: {} };
 
 /** A connector that takes longer is abandoned (its refresh fails; the old data stays). */
 export const CONNECTOR_TIMEOUT_MS = 60_000;
@@ -45,6 +49,11 @@ export class ConnectorRegistry {
 
   get(source: string): SourceConnector {
     return this.entry(source).connector;
+  }
+
+  /** What the connector of `source` says about itself (its options, whether it is synthetic). */
+  describe(source: string): SourceDescription {
+    return this.entry(source).connector.describe?.() ?? UNDESCRIBED;
   }
 
   /** How long the refresh engine waits for the connector of `source`. */

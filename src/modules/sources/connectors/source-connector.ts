@@ -47,8 +47,50 @@ export type ConnectorResult =
       readonly reportedBalances: ReadonlyMap<string, string> | null;
     };
 
+/**
+ * One option a source takes when an account is linked: a top-level field of the admin API's
+ * create body. The admin DTO and the OpenAPI document are built from these (accounts/dto).
+ */
+export type SourceOptionSpec =
+  | { readonly type: 'string'; readonly enum: readonly string[]; readonly description: string }
+  | {
+      readonly type: 'integer';
+      readonly minimum: number;
+      readonly maximum: number;
+      readonly description: string;
+    };
+
+/** What a source says about itself: the admin API's `source` field and its options are built from it. */
+export interface SourceDescription {
+  /** How the `source` field's description names it, e.g. "`csv` (imports)". */
+  readonly summary: string;
+  /** Serves synthetic data: accepted only where the sandbox is enabled (never in production). */
+  readonly synthetic: boolean;
+  /** The options it takes when an account is linked, by field name. */
+  readonly options: Readonly<Record<string, SourceOptionSpec>>;
+}
+
+/** The account being linked, as a connector may know it when it turns options into settings. */
+export interface NewAccountContext {
+  readonly accountId: string;
+  readonly platform: string;
+}
+
 export interface SourceConnector {
   fetch(request: ConnectorRequest): Promise<ConnectorResult>;
+  /** The source's description; absent: no options, not synthetic (e.g. a test's connector). */
+  describe?(): SourceDescription;
+  /**
+   * The non-secret settings stored with a new account (account.sourceOptions) from the options the
+   * admin sent (only fields of this source's description, each already checked against its
+   * spec); null when the source keeps none. Throws DomainError.validation naming the field.
+   */
+  accountOptions?(
+    options: Readonly<Record<string, unknown>>,
+    account: NewAccountContext,
+  ): Record<string, unknown> | null;
+  /** Rejects credentials this source cannot use (DomainError.validation naming `credentials`). */
+  checkCredentials?(credentials: Readonly<Record<string, string>>): void;
 }
 
 /** `simulated`: a failure the sandbox source plays on purpose, not a real source's. */

@@ -7,21 +7,27 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import { generateSandboxHistories, type GeneratedHistory } from './sandbox-history.js';
 import { SANDBOX_SCRIPTS, type SandboxProfile, type SandboxSourceOptions } from './sandbox-fixtures.js';
+import { SANDBOX_PROFILES, SANDBOX_SOURCE } from './sandbox.source.js';
 import {
   SourceAuthorizationError,
   SourceUnavailableError,
   singlePage,
   type ConnectorRequest,
   type ConnectorResult,
+  type NewAccountContext,
   type SourceConnector,
+  type SourceDescription,
 } from '../connectors/source-connector.js';
 
-const PROFILES: readonly SandboxProfile[] = [
-  'normal',
-  'slow_initial_sync',
-  'reconnect_required',
-  'outage_after_first_sync',
-];
+const PROFILES = SANDBOX_PROFILES;
+/** Default script per platform for accounts linked through the admin API. */
+const SCRIPT_BY_PLATFORM: Readonly<Record<string, string>> = {
+  coinbase: 'coinbase-main',
+  kraken: 'kraken-trading',
+  gemini: 'gemini-earn',
+  ethereum: 'eth-defi-wallet',
+  bitcoin: 'btc-watch-wallet',
+};
 const MINUTE_MS = 60_000;
 /** Households generated recently, by seed and minute (the seeder asks once per account). */
 const CACHE_SIZE = 4;
@@ -29,6 +35,25 @@ const CACHE_SIZE = 4;
 @Injectable()
 export class SandboxConnector implements SourceConnector {
   private readonly cache = new Map<string, Map<string, GeneratedHistory>>();
+
+  describe(): SourceDescription {
+    return SANDBOX_SOURCE;
+  }
+
+  /**
+   * An account linked through the admin API gets a household of its own (seeded by its id), the
+   * script of its platform, and the profile asked for.
+   */
+  accountOptions(
+    options: Readonly<Record<string, unknown>>,
+    account: NewAccountContext,
+  ): Record<string, unknown> {
+    return {
+      ...parseSandboxOptions({ profile: options.sandboxProfile ?? 'normal' }, account.accountId),
+      script: SCRIPT_BY_PLATFORM[account.platform] ?? 'coinbase-main',
+      ...(options.syncDelayMinutes !== undefined ? { syncDelayMinutes: options.syncDelayMinutes } : {}),
+    };
+  }
 
   async fetch(request: ConnectorRequest): Promise<ConnectorResult> {
     const options = parseSandboxOptions(request.account.sourceOptions, request.account.id);
@@ -104,4 +129,4 @@ export function parseSandboxOptions(
   };
 }
 
-export const SANDBOX_PROFILES = PROFILES;
+export { SANDBOX_PROFILES };
