@@ -31,11 +31,13 @@ export async function startServiceModule(options: {
   imports: (Type<unknown> | DynamicModule)[];
   clock: Clock;
   prices: MarketPricesPort;
+  /** Environment overrides (testConfig); the sandbox is off unless SANDBOX is 'true'. */
+  env?: Record<string, string>;
 }): Promise<ServiceModule> {
   const schema = usingPostgres() ? await createTestSchema() : undefined;
   const module = await Test.createTestingModule({
     imports: [
-      ConfigModule.forRoot(testConfig({ SANDBOX: 'false' }, schema?.schema)),
+      ConfigModule.forRoot(testConfig({ SANDBOX: 'false', ...options.env }, schema?.schema)),
       ClockModule.forRoot(options.clock),
       // Schedulers are registered (SCHEDULER_ENABLED is false in tests): they never fire.
       ScheduleModule.forRoot(),
