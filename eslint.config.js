@@ -1,6 +1,23 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 
+/** See the "Module boundaries" block below and docs/modules.md. */
+const MODULE_FACES = [
+  {
+    regex: '^(?:\\.\\./)+(?:modules/)?(?:accounts|ledger|sources)/(?!index\\.js$|api/index\\.js$)',
+    message:
+      'Import the accounts, ledger and sources modules through their index.ts (their public face; the ledger HTTP edge through api/index.ts), never their internals.',
+  },
+];
+/** Any module: no other module's repositories or entities (a type such as a column's union may be named). */
+const FOREIGN_STORES = [
+  {
+    regex: '^(?:\\.\\./)+(?:modules/)?[a-z-]+/(?:repositories|entities)/',
+    allowTypeImports: true,
+    message: "Another module's repositories and entities are its own: use the services its index.ts exports.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   ...tseslint.configs.recommended,
@@ -25,9 +42,66 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@nestjs/*', 'typeorm', 'typeorm/*', 'pg', '@electric-sql/*', 'express'], message: 'src/domain is pure: no framework or database imports.' },
-            { group: ['node:fs', 'fs', 'node:http', 'http', 'node:net', 'net', 'node:child_process'], message: 'src/domain does no I/O.' },
-            { group: ['**/modules/**', '**/common/**', '**/database/**'], message: 'src/domain does not depend on the application layers.' },
+            {
+              group: ['@nestjs/*', 'typeorm', 'typeorm/*', 'pg', '@electric-sql/*', 'express'],
+              message: 'src/domain is pure: no framework or database imports.',
+            },
+            {
+              group: ['node:fs', 'fs', 'node:http', 'http', 'node:net', 'net', 'node:child_process'],
+              message: 'src/domain does no I/O.',
+            },
+            {
+              group: ['**/modules/**', '**/common/**', '**/database/**'],
+              message: 'src/domain does not depend on the application layers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Module boundaries (docs/modules.md): a module is used through its public face, index.ts.
+    // The accounts, ledger and sources modules may be imported only through it; no module reaches
+    // into another's repositories/ or entities/ (each module's own are imported as ./ or ../x/).
+    files: ['src/modules/**/*.ts', 'src/cli/**/*.ts'],
+    ignores: ['src/modules/*/entities/*.entity.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: MODULE_FACES }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: FOREIGN_STORES }],
+    },
+  },
+  {
+    // Entities may point at another module's entity: a foreign key is a fact of the one schema.
+    files: ['src/modules/*/entities/*.entity.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?:\\.\\./)+(?:modules/)?(?:accounts|ledger|sources)/(?!index\\.js$|entities/)',
+              message:
+                "Entities may import another module's entities (foreign keys) or its index.ts, nothing else.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests use the faces too; `testing.ts` opens a module's repositories to tests only.
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(?:\\.\\./)+src/modules/(?:accounts|ledger|sources)/(?!index\\.js$|testing\\.js$|api/index\\.js$)',
+              message:
+                'Tests import the accounts, ledger and sources modules through index.ts (or testing.ts, api/index.ts).',
+            },
           ],
         },
       ],

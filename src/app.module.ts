@@ -12,9 +12,11 @@ import { RateLimitGuard } from './common/guards/rate-limit.guard.js';
 import { RateLimitModule } from './common/guards/rate-limit.module.js';
 import { ScopesGuard } from './common/guards/scopes.guard.js';
 import { LoggingModule, loggerParams } from './common/logging/logging.module.js';
-import { AccountsModule } from './modules/accounts/accounts.module.js';
+import { AccountsModule } from './modules/accounts/index.js';
+import { CachedBalancesModule, LedgerApiModule } from './modules/ledger/api/index.js';
+import { LedgerModule } from './modules/ledger/index.js';
+import { SourcesModule } from './modules/sources/index.js';
 import { AdminModule } from './modules/admin/admin.module.js';
-import { CachedBalancesModule } from './modules/accounts/balances/cached-balances.module.js';
 import { AggregationModule } from './modules/aggregation/aggregation.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
@@ -52,7 +54,10 @@ export class AppModule {
         StatusModule,
         SandboxModule,
         MarketModule,
+        LedgerModule,
+        SourcesModule,
         AccountsModule,
+        LedgerApiModule,
         CachedBalancesModule,
         IntegrityModule,
         ScoringModule,

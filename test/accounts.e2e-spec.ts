@@ -5,9 +5,9 @@
  */
 import { ManualClock } from '../src/common/clock/clock.js';
 import { computeCostBasis } from '../src/domain/cost-basis/index.js';
-import { LedgerService } from '../src/modules/accounts/ledger/ledger.service.js';
-import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/accounts/sandbox/sandbox-fixtures.js';
-import { BalanceSnapshotsRepository } from '../src/modules/accounts/repositories/balance-snapshots.repository.js';
+import { LedgerService } from '../src/modules/ledger/index.js';
+import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/sources/index.js';
+import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
 import { sandboxId, sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
 import { Decimal as GlobalDecimal } from 'decimal.js';
 import {

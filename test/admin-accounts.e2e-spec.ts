@@ -5,7 +5,7 @@
  */
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../src/common/clock/clock.js';
-import { CredentialsCipher } from '../src/modules/accounts/credentials/credentials-cipher.js';
+import { CredentialsCipher } from '../src/modules/sources/index.js';
 import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
 import {
   bearer,

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../src/common/clock/clock.js';
 import { ChecksumAccumulator, compareChecksumRows, EMPTY_CHECKSUM } from '../src/domain/checksum/checksum.js';
-import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/accounts/sandbox/sandbox-fixtures.js';
+import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/sources/index.js';
 import { ChecksumService } from '../src/modules/integrity/checksum.service.js';
 import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
 import {

@@ -9,15 +9,15 @@
  */
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../src/common/clock/clock.js';
-import { ConnectorRegistry } from '../src/modules/accounts/connectors/connector.registry.js';
+import { ConnectorRegistry } from '../src/modules/sources/index.js';
 import {
   SourceUnavailableError,
   type ConnectorRequest,
   type ConnectorResult,
   type SourceConnector,
   type SourceTransaction,
-} from '../src/modules/accounts/connectors/source-connector.js';
-import { STALE_AFTER_MS } from '../src/modules/accounts/sync/refresh.service.js';
+} from '../src/modules/sources/index.js';
+import { STALE_AFTER_MS } from '../src/modules/sources/index.js';
 import {
   bearer,
   createAccount,

@@ -6,7 +6,7 @@
 import { jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
-import { SourceUnavailableError } from '../src/modules/accounts/connectors/source-connector.js';
+import { SourceUnavailableError } from '../src/modules/sources/index.js';
 import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
 import {
   bearer,

@@ -6,9 +6,9 @@
 import { Decimal as GlobalDecimal } from 'decimal.js';
 import { ManualClock } from '../src/common/clock/clock.js';
 import { formatAmountWithUnit, formatUsd } from '../src/domain/money/format.js';
-import { AccountsRepository } from '../src/modules/accounts/repositories/accounts.repository.js';
-import { BalanceSnapshotsRepository } from '../src/modules/accounts/repositories/balance-snapshots.repository.js';
-import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/accounts/sandbox/sandbox-fixtures.js';
+import { RefreshStateRepository as AccountsRepository } from '../src/modules/sources/testing.js';
+import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
+import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/sources/index.js';
 import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
 import { bearer, sandboxAccount } from './factories/accounts.factory.js';
 import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';

@@ -6,13 +6,10 @@
  */
 import { jest } from '@jest/globals';
 import { ManualClock } from '../src/common/clock/clock.js';
-import {
-  SourceAuthorizationError,
-  SourceUnavailableError,
-} from '../src/modules/accounts/connectors/source-connector.js';
-import { BalanceSnapshotsRepository } from '../src/modules/accounts/repositories/balance-snapshots.repository.js';
-import { AccountsRepository } from '../src/modules/accounts/repositories/accounts.repository.js';
-import { LEASE_MS, RefreshService } from '../src/modules/accounts/sync/refresh.service.js';
+import { SourceAuthorizationError, SourceUnavailableError } from '../src/modules/sources/index.js';
+import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
+import { RefreshStateRepository as AccountsRepository } from '../src/modules/sources/testing.js';
+import { LEASE_MS, RefreshService } from '../src/modules/sources/index.js';
 import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
 import {
   bearer,

@@ -7,8 +7,8 @@
  */
 import { Decimal as GlobalDecimal } from 'decimal.js';
 import { ManualClock } from '../src/common/clock/clock.js';
-import { BalanceSnapshotsRepository } from '../src/modules/accounts/repositories/balance-snapshots.repository.js';
-import { sandboxAddress } from '../src/modules/accounts/sandbox/sandbox-history.js';
+import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
+import { sandboxAddress } from '../src/modules/sources/index.js';
 import { ClientsService } from '../src/modules/tenancy/clients.service.js';
 import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
 import {

@@ -71,7 +71,7 @@ describe('OpenTelemetry tracing (built service)', () => {
         body: JSON.stringify({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),
       });
       expect(token.status).toBe(200);
-      const bearer = `Bearer ${(await token.json()).result.accessToken}`;
+      const bearer = `Bearer ${((await token.json()) as { result: { accessToken: string } }).result.accessToken}`;
       const balances = `${service.base}/v1/api/account/${sandboxId('account:sandbox:kraken-trading')}/balances`;
       expect((await fetch(balances, { headers: { Authorization: bearer } })).status).toBe(200);
       // Answered by the cached balances fast path, and part of the caller's trace (W3C traceparent).

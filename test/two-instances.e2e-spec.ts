@@ -13,14 +13,10 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../src/common/clock/clock.js';
-import { ConnectorRegistry } from '../src/modules/accounts/connectors/connector.registry.js';
-import type {
-  ConnectorResult,
-  SourceConnector,
-  SourceTransaction,
-} from '../src/modules/accounts/connectors/source-connector.js';
-import { REFRESH_BATCH_SIZE } from '../src/modules/accounts/sync/accounts.scheduler.js';
-import { RefreshService, STALE_AFTER_MS } from '../src/modules/accounts/sync/refresh.service.js';
+import { ConnectorRegistry } from '../src/modules/sources/index.js';
+import type { ConnectorResult, SourceConnector, SourceTransaction } from '../src/modules/sources/index.js';
+import { REFRESH_BATCH_SIZE } from '../src/modules/sources/index.js';
+import { RefreshService, STALE_AFTER_MS } from '../src/modules/sources/index.js';
 import { MARKET_REFRESH_JOB, MarketRefreshService } from '../src/modules/market/market-refresh.service.js';
 import {
   MARKET_DATA_PROVIDER,

@@ -13,9 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { ClockModule } from '../common/clock/clock.js';
 import { AppConfig } from '../config/app-config.js';
-import { AccountsModule } from '../modules/accounts/accounts.module.js';
-import { toAdminAccount } from '../modules/accounts/accounts.mapper.js';
-import { AccountsService } from '../modules/accounts/accounts.service.js';
+import { AccountsModule, AccountsService, toAdminAccount } from '../modules/accounts/index.js';
 import { SandboxSeedRegistry } from '../modules/sandbox/sandbox-seed.registry.js';
 
 @SubCommand({ name: 'list', description: 'List accounts with their state (one tenant or all)' })

@@ -3,18 +3,15 @@
  * accounts, and a scriptable connector the tests register to drive the refresh engine.
  */
 import type { Direction } from '../../src/domain/cost-basis/index.js';
-import { ConnectorRegistry } from '../../src/modules/accounts/connectors/connector.registry.js';
+import { ConnectorRegistry } from '../../src/modules/sources/index.js';
 import type {
   ConnectorRequest,
   ConnectorResult,
   SourceConnector,
   SourceTransaction,
-} from '../../src/modules/accounts/connectors/source-connector.js';
-import { toTransactionsCsv } from '../../src/modules/accounts/csv/csv-transactions.parser.js';
-import {
-  SANDBOX_ACCOUNT_FIXTURES,
-  sandboxAccountIds,
-} from '../../src/modules/accounts/sandbox/sandbox-fixtures.js';
+} from '../../src/modules/sources/index.js';
+import { toTransactionsCsv } from '../../src/modules/sources/index.js';
+import { SANDBOX_ACCOUNT_FIXTURES, sandboxAccountIds } from '../../src/modules/sources/index.js';
 import type { TestApp } from '../support/test-app.js';
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -7,16 +7,20 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import {
+  ConnectorRegistry,
+  CredentialsCipher,
+  parseTransactionsCsv,
+  RefreshService,
+  SOURCE_CATALOGUE,
+  sourceOptionFields,
+  type RefreshOutcome,
+} from '../sources/index.js';
 import { TenancyRepository } from '../tenancy/tenancy.repository.js';
-import { ConnectorRegistry } from './connectors/connector.registry.js';
-import { parseSandboxOptions } from './connectors/sandbox.connector.js';
-import { CredentialsCipher } from './credentials/credentials-cipher.js';
-import { parseTransactionsCsv } from './csv/csv-transactions.parser.js';
+import type { AccountRecord } from './account-record.js';
 import type { AccountEntity } from './entities/account.entity.js';
-import { CursorCodec } from './pagination/cursor-codec.js';
 import { AccountsRepository, type AccountKeysetPosition } from './repositories/accounts.repository.js';
-import { RefreshService, type RefreshOutcome } from './sync/refresh.service.js';
-import type { SandboxProfile } from './sandbox/sandbox-fixtures.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -34,8 +38,8 @@ export interface NewAccount {
   readonly address?: string;
   readonly chain?: string;
   readonly credentials?: Readonly<Record<string, string>>;
-  readonly sandboxProfile?: SandboxProfile;
-  readonly syncDelayMinutes?: number;
+  /** The source's options as sent (fields its description declares; SourceConnector.describe). */
+  readonly sourceOptions?: Readonly<Record<string, unknown>>;
 }
 
 export interface ImportSummary {
@@ -62,15 +66,6 @@ const ADDRESS_FORMATS: Record<string, RegExp> = {
   ethereum: /^0x[0-9a-fA-F]{40}$/,
 };
 
-/** Default sandbox script per platform for accounts linked through the admin API. */
-const SANDBOX_SCRIPT_BY_PLATFORM: Record<string, string> = {
-  coinbase: 'coinbase-main',
-  kraken: 'kraken-trading',
-  gemini: 'gemini-earn',
-  ethereum: 'eth-defi-wallet',
-  bitcoin: 'btc-watch-wallet',
-};
-
 @Injectable()
 export class AccountsService {
   constructor(
@@ -82,6 +77,25 @@ export class AccountsService {
     private readonly refresher: RefreshService,
     private readonly clock: Clock,
   ) {}
+
+  /** The tenant's account, or null when it does not exist or belongs to another tenant. */
+  findById(tenantId: string, accountId: string): Promise<AccountRecord | null> {
+    return this.accounts.findById(tenantId, accountId);
+  }
+
+  /** Every account of the tenant in (createdOn, id) order (reports and summaries over the whole tenant). */
+  listAllForTenant(tenantId: string): Promise<AccountRecord[]> {
+    return this.accounts.listAllForTenant(tenantId);
+  }
+
+  /** Keyset page of the tenant's on-chain accounts (address and chain set), in (createdOn, id) order. */
+  listOnChainPage(
+    tenantId: string,
+    after: AccountKeysetPosition | null,
+    limit: number,
+  ): Promise<AccountRecord[]> {
+    return this.accounts.listOnChainPage(tenantId, after, limit);
+  }
 
   async byCollection(tenantId: string, collectionId: string): Promise<AccountEntity> {
     const account = await this.accounts.findByCollection(tenantId, collectionId);
@@ -151,12 +165,18 @@ export class AccountsService {
     return tenant.id;
   }
 
-  /** Links an account for a tenant; it starts `syncing` and the scheduler (or a refresh) fetches it. */
-  async create(tenantId: string, input: NewAccount, sandboxAllowed: boolean): Promise<AccountEntity> {
-    if (!this.connectors.has(input.source) || (input.source === 'sandbox' && !sandboxAllowed)) {
-      const known = this.connectors.sources().filter((s) => s !== 'sandbox' || sandboxAllowed);
+  /**
+   * Links an account for a tenant; it starts `syncing` and the scheduler (or a refresh) fetches it.
+   * `syntheticAllowed`: whether sources serving synthetic data (the sandbox) may be linked.
+   */
+  async create(tenantId: string, input: NewAccount, syntheticAllowed: boolean): Promise<AccountEntity> {
+    const allowed = (source: string) => !this.connectors.describe(source).synthetic || syntheticAllowed;
+    if (!this.connectors.has(input.source) || !allowed(input.source)) {
+      const known = this.connectors.sources().filter(allowed);
       throw DomainError.validation('source', `source must be one of: ${known.join(', ')}`);
     }
+    const connector = this.connectors.get(input.source);
+    const options = input.sourceOptions ?? {};
     if ((input.address === undefined) !== (input.chain === undefined))
       throw DomainError.validation(
         input.address === undefined ? 'address' : 'chain',
@@ -167,14 +187,8 @@ export class AccountsService {
       if (format && !format.test(input.address))
         throw DomainError.validation('address', `address is not a valid ${input.chain} address.`);
     }
-    if (
-      input.source !== 'sandbox' &&
-      (input.sandboxProfile !== undefined || input.syncDelayMinutes !== undefined)
-    )
-      throw DomainError.validation(
-        'sandboxProfile',
-        'sandboxProfile and syncDelayMinutes apply to the sandbox source only.',
-      );
+    this.rejectForeignOptions(input.source, options);
+    if (input.credentials) connector.checkCredentials?.(input.credentials);
     const id = randomUUID();
     const collectionId = input.collectionId ?? randomUUID();
     const taken = await this.accounts.conflicts(tenantId, input.identity, collectionId);
@@ -187,13 +201,7 @@ export class AccountsService {
       throw conflict('collectionId', `Collection ${collectionId} already has an account.`);
     const now = this.clock.now();
     const sourceOptions =
-      input.source === 'sandbox'
-        ? {
-            ...parseSandboxOptions({ profile: input.sandboxProfile ?? 'normal' }, id),
-            script: SANDBOX_SCRIPT_BY_PLATFORM[input.platform] ?? 'coinbase-main',
-            ...(input.syncDelayMinutes !== undefined ? { syncDelayMinutes: input.syncDelayMinutes } : {}),
-          }
-        : null;
+      connector.accountOptions?.(options, { accountId: id, platform: input.platform }) ?? null;
     const account: AccountEntity = {
       id,
       tenantId,
@@ -278,6 +286,22 @@ export class AccountsService {
     await this.refresher.recomputeLinked(account.tenantId, [accountId], async (manager) => {
       await this.accounts.delete(account.tenantId, accountId, manager);
     });
+  }
+
+  /** Options another source declares (e.g. sandboxProfile on a csv account) are a 400. */
+  private rejectForeignOptions(source: string, options: Readonly<Record<string, unknown>>): void {
+    const own = this.connectors.describe(source).options;
+    const foreign = Object.keys(options).filter((field) => options[field] !== undefined && !(field in own));
+    if (foreign.length === 0) return;
+    // The owner may not be registered here (the sandbox in production): the catalogue knows it.
+    const owner = sourceOptionFields().find(({ field }) => field === foreign[0])?.source;
+    const fields = owner ? Object.keys(SOURCE_CATALOGUE[owner].options) : foreign;
+    throw DomainError.validation(
+      fields[0],
+      owner
+        ? `${fields.join(' and ')} apply to the ${owner} source only.`
+        : `${foreign.join(', ')} do not apply to the ${source} source.`,
+    );
   }
 
   private async page(

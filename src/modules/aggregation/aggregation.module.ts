@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module.js';
+import { AccountsModule } from '../accounts/index.js';
+import { LedgerModule } from '../ledger/index.js';
 import { PortfolioSummaryController } from './portfolio-summary.controller.js';
 import { PortfolioSummaryService } from './portfolio-summary.service.js';
 
@@ -10,7 +11,7 @@ import { PortfolioSummaryService } from './portfolio-summary.service.js';
  * (the accounts module's snapshots are the source) or writes anything.
  */
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, LedgerModule],
   controllers: [PortfolioSummaryController],
   providers: [PortfolioSummaryService],
 })

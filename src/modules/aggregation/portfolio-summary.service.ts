@@ -7,9 +7,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { summarizePortfolio, type PortfolioSummary } from '../../domain/portfolio/index.js';
-import type { AccountEntity } from '../accounts/entities/account.entity.js';
-import { AccountsRepository } from '../accounts/repositories/accounts.repository.js';
-import { BalanceSnapshotsRepository } from '../accounts/repositories/balance-snapshots.repository.js';
+import { AccountsService, type AccountRecord } from '../accounts/index.js';
+import { LedgerService } from '../ledger/index.js';
 
 export type { PortfolioSummary };
 
@@ -17,13 +16,13 @@ export type { PortfolioSummary };
 @Injectable()
 export class PortfolioSummaryService {
   constructor(
-    private readonly accounts: AccountsRepository,
-    private readonly snapshots: BalanceSnapshotsRepository,
+    private readonly accounts: AccountsService,
+    private readonly ledger: LedgerService,
     private readonly clock: Clock,
   ) {}
 
   async summary(tenantId: string, accountId?: string): Promise<PortfolioSummary> {
-    let accounts: AccountEntity[];
+    let accounts: AccountRecord[];
     if (accountId !== undefined) {
       const account = await this.accounts.findById(tenantId, accountId);
       if (!account) throw DomainError.notFound('Account');
@@ -31,7 +30,7 @@ export class PortfolioSummaryService {
     } else {
       accounts = await this.accounts.listAllForTenant(tenantId);
     }
-    const snapshots = await this.snapshots.findMany(
+    const snapshots = await this.ledger.snapshotsOf(
       tenantId,
       accounts.map((account) => account.id),
     );

@@ -13,6 +13,7 @@ import { Public } from '../../common/decorators/auth.decorators.js';
 import { OAuthError } from '../../common/errors/oauth-error.js';
 import { OAuthTokenRequestDto, OAuthTokenResponseDto } from './dto/token.dto.js';
 import { ApiCredentialLimits, writeCredentialLimitHeaders } from './credential-limit.headers.js';
+import { parseOAuthTokenRequest } from './oauth-token-request.js';
 import { TokenService } from './token.service.js';
 
 /**
@@ -43,37 +44,18 @@ export class OAuthController {
     @Res({ passthrough: true }) response: Response,
     @Ip() sourceAddress: string,
   ): Promise<OAuthTokenResponseDto> {
-    if (!contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-      throw new OAuthError('invalid_request', 'The request must be application/x-www-form-urlencoded.');
-    }
-    const field = (name: string): string | undefined => {
-      const value = body?.[name];
-      if (Array.isArray(value)) throw new OAuthError('invalid_request', `Parameter ${name} is repeated.`);
-      return typeof value === 'string' && value !== '' ? value : undefined;
-    };
-    const basic = parseBasic(authorization);
-    const bodyId = field('client_id');
-    const bodySecret = field('client_secret');
-    if (basic && (bodyId || bodySecret)) {
-      throw new OAuthError('invalid_request', 'Use one client authentication method, not both.');
-    }
-    const grantType = field('grant_type');
-    if (!grantType) throw new OAuthError('invalid_request', 'Missing grant_type.');
-    if (grantType !== 'client_credentials') {
-      throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
-    }
-    const clientId = basic?.clientId ?? bodyId;
-    const clientSecret = basic?.clientSecret ?? bodySecret;
+    const request = parseOAuthTokenRequest(body, authorization, contentType);
+    const { clientId, clientSecret } = request;
     if (!clientId || !clientSecret) {
       writeCredentialLimitHeaders(response, await this.tokens.limitStateOf(sourceAddress));
-      throw new OAuthError('invalid_client', 'Client authentication is required.', !!basic);
+      throw new OAuthError('invalid_client', 'Client authentication is required.', request.usedBasic);
     }
     const client = await this.tokens.authenticate(clientId, clientSecret, sourceAddress, (state) =>
       writeCredentialLimitHeaders(response, state),
     );
-    if (!client) throw new OAuthError('invalid_client', 'Client authentication failed.', !!basic);
+    if (!client) throw new OAuthError('invalid_client', 'Client authentication failed.', request.usedBasic);
 
-    const requested = field('scope')?.split(' ').filter(Boolean);
+    const requested = request.requestedScopes();
     const scopes = requested ?? client.scopes;
     if (scopes.length === 0 || scopes.some((scope) => !(client.scopes as string[]).includes(scope))) {
       throw new OAuthError('invalid_scope', `Allowed scopes: ${client.scopes.join(' ')}.`);
@@ -88,20 +70,4 @@ export class OAuthController {
       scope: issued.scope,
     };
   }
-}
-
-function parseBasic(header: string | undefined): { clientId: string; clientSecret: string } | undefined {
-  if (!header?.toLowerCase().startsWith('basic ')) return undefined;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.', true);
-  // RFC 6749 §2.3.1: both parts are form-urlencoded before Basic encoding.
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s.replace(/\+/g, ' '));
-    } catch {
-      throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.', true);
-    }
-  };
-  return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)) };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ChecksumLine } from '../../domain/checksum/checksum.js';
-import type { ChecksumFilters } from '../accounts/repositories/transactions.repository.js';
+import type { ChecksumFilters } from '../ledger/index.js';
 
 /**
  * The integrity checksum's lines, written by the database and read through a cursor.

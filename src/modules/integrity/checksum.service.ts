@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock.js';
 import { ChecksumAccumulator, type ChecksumResult } from '../../domain/checksum/checksum.js';
-import type { ChecksumFilters } from '../accounts/repositories/transactions.repository.js';
+import type { ChecksumFilters } from '../ledger/index.js';
 import { ChecksumLinesRepository } from './checksum-lines.repository.js';
 
 /** Rows per fetch: memory holds one fetch, whatever the row count. */

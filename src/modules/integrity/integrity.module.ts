@@ -3,13 +3,13 @@
  * accounts module's transactions; never writes anything.
  */
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module.js';
+import { LedgerModule } from '../ledger/index.js';
 import { ChecksumLinesRepository } from './checksum-lines.repository.js';
 import { ChecksumController } from './checksum.controller.js';
 import { ChecksumService } from './checksum.service.js';
 
 @Module({
-  imports: [AccountsModule],
+  imports: [LedgerModule],
   controllers: [ChecksumController],
   providers: [ChecksumService, ChecksumLinesRepository],
   exports: [ChecksumService],

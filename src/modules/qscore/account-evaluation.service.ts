@@ -19,8 +19,8 @@ import {
   type WeighedHolding,
 } from '../../domain/holdings/index.js';
 import type { Grade, RiskLevel } from '../../domain/scoring/grades.js';
-import { LedgerService } from '../accounts/ledger/ledger.service.js';
-import { AccountsRepository } from '../accounts/repositories/accounts.repository.js';
+import { AccountsService } from '../accounts/index.js';
+import { LedgerService } from '../ledger/index.js';
 import { utcDate } from '../market/market-dates.js';
 import { AssetScoringService } from '../scoring/asset-scoring.service.js';
 
@@ -52,7 +52,7 @@ export interface AccountEvaluation {
 @Injectable()
 export class AccountEvaluationService {
   constructor(
-    private readonly accounts: AccountsRepository,
+    private readonly accounts: AccountsService,
     private readonly ledger: LedgerService,
     private readonly scoring: AssetScoringService,
     @Inject(MARKET_PRICES) private readonly prices: MarketPricesPort,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module.js';
+import { AccountsModule } from '../accounts/index.js';
+import { LedgerModule } from '../ledger/index.js';
 import { MarketModule } from '../market/market.module.js';
 import { ScoringModule } from '../scoring/scoring.module.js';
 import { AccountEvaluationService } from './account-evaluation.service.js';
@@ -13,7 +14,7 @@ import { EvaluateController } from './evaluate.controller.js';
  * scoring module does), writes anything.
  */
 @Module({
-  imports: [AccountsModule, ScoringModule, MarketModule],
+  imports: [AccountsModule, LedgerModule, ScoringModule, MarketModule],
   controllers: [EvaluateController],
   providers: [AccountEvaluationService],
 })

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors/domain-error.js';
 import type { LedgerEntry } from '../../domain/cost-basis/index.js';
-import { AccountsService } from '../accounts/accounts.service.js';
-import type { AccountEntity } from '../accounts/entities/account.entity.js';
-import { LedgerService } from '../accounts/ledger/ledger.service.js';
-import { AccountsRepository } from '../accounts/repositories/accounts.repository.js';
+import { AccountsService, type AccountRecord } from '../accounts/index.js';
+import { LedgerService } from '../ledger/index.js';
 
 export interface AccountSelector {
   readonly accountId?: string;
@@ -13,9 +11,9 @@ export interface AccountSelector {
 
 export interface SelectedLedger {
   /** The accounts the report is about (one, or every account of the tenant). */
-  readonly accounts: readonly AccountEntity[];
+  readonly accounts: readonly AccountRecord[];
   /** One account asked for by account_id or identity; null: the whole tenant. */
-  readonly account: AccountEntity | null;
+  readonly account: AccountRecord | null;
   /**
    * The engine's input: for one account, its entries and those of every account linked to it by
    * own-account transfers (so its lots are exactly those of a tenant-wide computation); for the
@@ -31,7 +29,7 @@ export interface SelectedLedger {
 @Injectable()
 export class TaxAccountSelection {
   constructor(
-    private readonly accounts: AccountsRepository,
+    private readonly accounts: AccountsService,
     private readonly accountsService: AccountsService,
     private readonly ledger: LedgerService,
   ) {}

@@ -20,7 +20,7 @@ import {
   type Readiness,
   type TermLineTotals,
 } from '../../domain/tax/index.js';
-import type { AccountEntity } from '../accounts/entities/account.entity.js';
+import type { AccountRecord } from '../accounts/index.js';
 import { TaxAccountSelection, type AccountSelector } from './tax-account-selection.js';
 
 export {
@@ -45,7 +45,7 @@ export interface TaxReportScope {
   readonly method: CostBasisMethod;
   /** The asset asked for, or 'ALL'. */
   readonly asset: string;
-  readonly account: AccountEntity | null;
+  readonly account: AccountRecord | null;
   readonly accountCount: number;
   readonly readiness: Readiness;
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module.js';
+import { AccountsModule } from '../accounts/index.js';
+import { LedgerModule } from '../ledger/index.js';
 import { TaxAccountSelection } from './tax-account-selection.js';
 import { TaxController } from './tax.controller.js';
 import { TaxReportService } from './tax-report.service.js';
@@ -13,7 +14,7 @@ import { TaxReportService } from './tax-report.service.js';
  * the database or opens a transaction.
  */
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, LedgerModule],
   controllers: [TaxController],
   providers: [TaxAccountSelection, TaxReportService],
 })

@@ -8,10 +8,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MARKET_PRICES, type MarketPricesPort } from '../../common/ports/market-prices.port.js';
 import { walletFigures, type WalletFigures } from '../../domain/portfolio/index.js';
-import type { AccountEntity } from '../accounts/entities/account.entity.js';
-import { CursorCodec } from '../accounts/pagination/cursor-codec.js';
-import { AccountsRepository } from '../accounts/repositories/accounts.repository.js';
-import { BalanceSnapshotsRepository } from '../accounts/repositories/balance-snapshots.repository.js';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import { AccountsService, type AccountRecord } from '../accounts/index.js';
+import { LedgerService } from '../ledger/index.js';
 
 export const DEFAULT_WALLET_PAGE = 50;
 export const MAX_WALLET_PAGE = 200;
@@ -19,7 +18,7 @@ const CURSOR_PURPOSE = 'qeychain-wallets';
 
 /** A wallet: the account and its figures (src/domain/portfolio). */
 export interface WalletView extends WalletFigures {
-  readonly account: AccountEntity;
+  readonly account: AccountRecord;
 }
 
 export interface WalletPage {
@@ -42,8 +41,8 @@ const isWalletCursor = (value: unknown): value is WalletCursor =>
 @Injectable()
 export class WalletsService {
   constructor(
-    private readonly accounts: AccountsRepository,
-    private readonly snapshots: BalanceSnapshotsRepository,
+    private readonly accounts: AccountsService,
+    private readonly ledger: LedgerService,
     private readonly cursors: CursorCodec,
     @Inject(MARKET_PRICES) private readonly prices: MarketPricesPort,
   ) {}
@@ -58,7 +57,7 @@ export class WalletsService {
     const hasMore = rows.length > limit;
     const accounts = hasMore ? rows.slice(0, limit) : rows;
     const [snapshots, btcPrice] = await Promise.all([
-      this.snapshots.findMany(
+      this.ledger.snapshotsOf(
         tenantId,
         accounts.map((account) => account.id),
       ),

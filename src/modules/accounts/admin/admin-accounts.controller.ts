@@ -27,6 +27,7 @@ import {
   ImportResultDto,
   RefreshResultDto,
 } from '../dto/admin-accounts.dto.js';
+import { sourceOptionsOf } from '../dto/source-options.js';
 import { readCsvBody } from './read-text-body.js';
 
 /**
@@ -65,8 +66,7 @@ export class AdminAccountsController {
         address: body.address,
         chain: body.chain,
         credentials: body.credentials,
-        sandboxProfile: body.sandboxProfile,
-        syncDelayMinutes: body.syncDelayMinutes,
+        sourceOptions: sourceOptionsOf(body),
       },
       this.config.sandboxEnabled,
     );

@@ -1,24 +1,19 @@
-import { BUILT_IN_SOURCES } from '../connectors/connector.registry.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  IsIn,
-  IsInt,
   IsObject,
   IsOptional,
   IsString,
   IsUUID,
   Matches,
-  Max,
   MaxLength,
-  Min,
   MinLength,
   Validate,
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { SANDBOX_PROFILES } from '../connectors/sandbox.connector.js';
-import type { SandboxProfile } from '../sandbox/sandbox-fixtures.js';
+import { BUILT_IN_SOURCES } from '../../sources/index.js';
 import { AccountListItemDto } from './account-responses.dto.js';
+import { declareSourceOptions, sourceFieldDescription } from './source-options.js';
 
 export const TENANT_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 /** One message for a missing and a malformed tenant: Matches fails on undefined and non-strings too. */
@@ -79,8 +74,7 @@ export class CreateAccountDto {
 
   @ApiProperty({
     enum: BUILT_IN_SOURCES,
-    description:
-      'Connector that fetches the history: `csv` (imports), or `sandbox` (synthetic; not in production).',
+    description: sourceFieldDescription(),
     example: 'sandbox',
   })
   @IsString()
@@ -124,26 +118,9 @@ export class CreateAccountDto {
   @Validate(CredentialsShape)
   credentials?: Record<string, string>;
 
-  @ApiPropertyOptional({
-    enum: SANDBOX_PROFILES,
-    description: 'Sandbox source only: how the synthetic source behaves (default normal).',
-  })
-  @IsOptional()
-  @IsIn([...SANDBOX_PROFILES], { message: `sandboxProfile must be one of ${SANDBOX_PROFILES.join(', ')}` })
-  sandboxProfile?: SandboxProfile;
-
-  @ApiPropertyOptional({
-    type: 'integer',
-    description: 'Sandbox slow_initial_sync only: minutes until the initial sync completes (default 15).',
-    minimum: 0,
-    maximum: 1440,
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_440)
-  syncDelayMinutes?: number;
+  // The source options (e.g. the sandbox's sandboxProfile) are declared by declareSourceOptions.
 }
+declareSourceOptions(CreateAccountDto);
 
 export class AdminAccountDto extends AccountListItemDto {
   @ApiProperty({ description: 'Tenant slug.', example: 'sandbox' })

@@ -7,37 +7,12 @@ import type {
   ConnectionStatus,
   SyncStatus,
 } from '../entities/account.entity.js';
-import { runSql } from './sql.js';
+import { runSql } from '../../../database/sql.js';
 
 export interface AccountKeysetPosition {
   readonly createdOn: Date;
   readonly id: string;
 }
-
-export type AccountStateChange = Partial<
-  Pick<
-    AccountEntity,
-    | 'syncStatus'
-    | 'connectionStatus'
-    | 'balanceSource'
-    | 'lastSyncedAt'
-    | 'nextRefreshAt'
-    | 'lastRefreshAttemptAt'
-    | 'lastError'
-    | 'credentialsEncrypted'
-  >
->;
-
-const COLUMNS: Record<keyof AccountStateChange, string> = {
-  syncStatus: 'sync_status',
-  connectionStatus: 'connection_status',
-  balanceSource: 'balance_source',
-  lastSyncedAt: 'last_synced_at',
-  nextRefreshAt: 'next_refresh_at',
-  lastRefreshAttemptAt: 'last_refresh_attempt_at',
-  lastError: 'last_error',
-  credentialsEncrypted: 'credentials_encrypted',
-};
 
 interface AccountRow {
   id: string;
@@ -90,8 +65,9 @@ export function accountFromRow(row: AccountRow): AccountEntity {
 }
 
 /**
- * Accounts. Every partner-facing query takes the tenant id first, so forgetting it is a type
- * error. The few cross-tenant methods (scheduler claims, admin lookups) say so in their name.
+ * Accounts: identity and lifecycle (the refresh engine's state columns are written by the sources
+ * module's RefreshStateRepository). Every partner-facing query takes the tenant id first, so
+ * forgetting it is a type error. The few cross-tenant methods (admin lookups) say so in their name.
  */
 @Injectable()
 export class AccountsRepository {
@@ -222,119 +198,6 @@ export class AccountsRepository {
       identity: rows.some((r) => r.identity === identity),
       collectionId: rows.some((r) => r.collection_id === collectionId),
     };
-  }
-
-  async updateState(
-    tenantId: string,
-    accountId: string,
-    change: AccountStateChange,
-    manager?: EntityManager,
-  ): Promise<void> {
-    const entries = Object.entries(change).filter(([, v]) => v !== undefined) as [
-      keyof AccountStateChange,
-      unknown,
-    ][];
-    if (entries.length === 0) return;
-    const sets = entries.map(([key], i) => `${COLUMNS[key]} = $${i + 3}`).join(', ');
-    await runSql(this.m(manager), `UPDATE account SET ${sets} WHERE tenant_id = $1 AND id = $2`, [
-      tenantId,
-      accountId,
-      ...entries.map(([, v]) => v),
-    ]);
-  }
-
-  /**
-   * Takes the refresh lease if nobody holds it (or the holder's lease expired): one atomic
-   * UPDATE, so of N instances asking at once exactly one gets the account.
-   */
-  async claimLease(
-    tenantId: string,
-    accountId: string,
-    owner: string,
-    now: Date,
-    until: Date,
-  ): Promise<AccountEntity | null> {
-    const { rows } = await runSql<AccountRow>(
-      this.m(),
-      `UPDATE account SET refresh_lease_until = $4, refresh_lease_owner = $3
-       WHERE tenant_id = $1 AND id = $2 AND (refresh_lease_until IS NULL OR refresh_lease_until < $5)
-       RETURNING *`,
-      [tenantId, accountId, owner, until, now],
-    );
-    return rows[0] ? accountFromRow(rows[0]) : null;
-  }
-
-  /** Gives the lease back, only if this owner still holds it. */
-  async releaseLease(
-    tenantId: string,
-    accountId: string,
-    owner: string,
-    manager?: EntityManager,
-  ): Promise<void> {
-    await runSql(
-      this.m(manager),
-      `UPDATE account SET refresh_lease_until = NULL, refresh_lease_owner = NULL
-       WHERE tenant_id = $1 AND id = $2 AND refresh_lease_owner = $3`,
-      [tenantId, accountId, owner],
-    );
-  }
-
-  /**
-   * Scheduler, across tenants: leases up to `limit` accounts whose next refresh is due and
-   * whose lease is free, oldest due first. SKIP LOCKED lets N instances claim disjoint batches.
-   */
-  async claimDueAcrossTenants(
-    now: Date,
-    owner: string,
-    leaseUntil: Date,
-    limit: number,
-  ): Promise<{ tenantId: string; accountId: string }[]> {
-    const { rows } = await runSql<{ tenant_id: string; id: string }>(
-      this.m(),
-      `UPDATE account SET refresh_lease_until = $2, refresh_lease_owner = $3
-       WHERE id IN (
-         SELECT id FROM account
-         WHERE next_refresh_at <= $1 AND (refresh_lease_until IS NULL OR refresh_lease_until < $1)
-         ORDER BY next_refresh_at LIMIT $4 FOR UPDATE SKIP LOCKED)
-       RETURNING tenant_id, id`,
-      [now, leaseUntil, owner, limit],
-    );
-    return rows.map((r) => ({ tenantId: r.tenant_id, accountId: r.id }));
-  }
-
-  /**
-   * Locks the accounts' rows until the transaction ends, in id order (no deadlocks), and returns
-   * the data version of each account that exists.
-   */
-  async lockForUpdate(
-    tenantId: string,
-    accountIds: readonly string[],
-    manager: EntityManager,
-  ): Promise<Map<string, number>> {
-    return this.versions(tenantId, accountIds, manager, 'FOR UPDATE');
-  }
-
-  /** Data version per existing account (see AccountEntity.dataVersion). */
-  async versions(
-    tenantId: string,
-    accountIds: readonly string[],
-    manager?: EntityManager,
-    lock: '' | 'FOR UPDATE' = '',
-  ): Promise<Map<string, number>> {
-    const { rows } = await runSql<{ id: string; data_version: number }>(
-      this.m(manager),
-      `SELECT id, data_version FROM account WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id ${lock}`,
-      [tenantId, [...accountIds]],
-    );
-    return new Map(rows.map((r) => [r.id, Number(r.data_version)]));
-  }
-
-  async bumpDataVersion(tenantId: string, accountId: string, manager: EntityManager): Promise<void> {
-    await runSql(
-      this.m(manager),
-      'UPDATE account SET data_version = data_version + 1 WHERE tenant_id = $1 AND id = $2',
-      [tenantId, accountId],
-    );
   }
 
   async delete(tenantId: string, accountId: string, manager?: EntityManager): Promise<boolean> {

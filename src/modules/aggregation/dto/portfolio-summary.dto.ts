@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsUUID } from 'class-validator';
-import { SYNC_STATUSES } from '../../accounts/entities/account.entity.js';
+import { SYNC_STATUSES } from '../../accounts/index.js';
 
 export class PortfolioSummaryQueryDto {
   @ApiPropertyOptional({

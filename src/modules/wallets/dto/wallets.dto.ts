@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { SYNC_STATUSES } from '../../accounts/entities/account.entity.js';
+import { SYNC_STATUSES } from '../../accounts/index.js';
 import { DEFAULT_WALLET_PAGE, MAX_WALLET_PAGE } from '../wallets.service.js';
 
 /** Query-string integers: digits only; anything else stays a string and fails @IsInt. */

@@ -1,0 +1,24 @@
+/**
+ * The accounts module's public face: what other modules may import. AccountsService hands out
+ * plain AccountRecords (the row's fields), never entities.
+ */
+export { AccountsModule } from './accounts.module.js';
+export {
+  AccountsService,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type AccountPage,
+  type ImportSummary,
+  type NewAccount,
+} from './accounts.service.js';
+export type { AccountRecord } from './account-record.js';
+export type { AccountKeysetPosition } from './repositories/accounts.repository.js';
+export {
+  SYNC_STATUSES,
+  type BalanceSource,
+  type ConnectionStatus,
+  type SyncStatus,
+} from './entities/account.entity.js';
+export { toAdminAccount, toState } from './accounts.mapper.js';
+export { AccountStateDto } from './dto/account-responses.dto.js';
+export { AdminAccountDto } from './dto/admin-accounts.dto.js';

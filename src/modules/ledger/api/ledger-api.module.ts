@@ -1,0 +1,22 @@
+/**
+ * The ledger's HTTP edge: the partner balances and transactions endpoints (LedgerController) and
+ * the service behind them (AccountDataService: the read cache and design §5's forceRefresh rule).
+ * It sits above the accounts and sources modules (it looks accounts up and triggers forced
+ * refreshes), while the ledger's store (LedgerModule) sits below them; that is why it is a
+ * module of its own, imported only by AppModule through ./index.ts.
+ */
+import { Module } from '@nestjs/common';
+import { CursorCodec } from '../../../common/pagination/cursor-codec.js';
+import { AccountsModule } from '../../accounts/index.js';
+import { SourcesModule } from '../../sources/index.js';
+import { LedgerModule } from '../ledger.module.js';
+import { AccountDataService } from './account-data.service.js';
+import { LedgerController } from './ledger.controller.js';
+
+@Module({
+  imports: [LedgerModule, AccountsModule, SourcesModule],
+  controllers: [LedgerController],
+  providers: [CursorCodec, AccountDataService],
+  exports: [AccountDataService],
+})
+export class LedgerApiModule {}

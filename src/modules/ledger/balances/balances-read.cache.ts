@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import type { AccountRecord } from '../../accounts/index.js';
+import type { Snapshot } from '../repositories/balance-snapshots.repository.js';
+
+/** How long another instance's refresh may stay unseen here. */
+export const BALANCES_READ_CACHE_TTL_MS = 1_000;
+const MAX_ENTRIES = 10_000;
+
+type Cached = Pick<Entry, 'account' | 'snapshot'>;
+
+/**
+ * The response body the cached balances fast path rendered from an entry, kept with the entry so
+ * it goes when the entry goes (one memo, not a second map beside this cache). It depends on the
+ * entry and on `cacheAgeSeconds`, which moves once a second.
+ */
+export interface RenderedBalances {
+  readonly cacheAgeSeconds: number | null;
+  readonly bytes: Buffer;
+  readonly length: string;
+}
+
+/** An entry's slot for its rendered body; owned by the entry, filled by the fast path. */
+export interface BalancesMemo {
+  rendered?: RenderedBalances;
+}
+
+interface Entry {
+  account: AccountRecord;
+  snapshot: Snapshot;
+  generation: number;
+  storedAt: number;
+  memo: BalancesMemo;
+}
+
+/**
+ * Keeps recently served balances (account row + snapshot) for one second, so a partner polling an
+ * account costs no database round trip. Any refresh, import or deletion on this instance starts a
+ * new generation, so this instance never serves data older than what it wrote itself; another
+ * instance's write becomes visible within the TTL. Freshness fields (cacheAgeSeconds) are computed
+ * per request from the cached lastSyncedAt, so they stay truthful. Keys include the tenant.
+ *
+ * Misses are single-flight: when an entry expires under load, the first request loads it and the
+ * others arriving meanwhile wait for that load instead of each querying the database (which made
+ * a stampede of identical queries, and a latency spike, once a second). A load that overlaps a
+ * local write is handed to its waiters but not kept.
+ */
+@Injectable()
+export class BalancesReadCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, { generation: number; promise: Promise<Cached> }>();
+  private generation = 0;
+
+  /** The cached entry, or the result of `load` (shared with concurrent callers for the same key). */
+  getOrLoad(
+    tenantId: string,
+    accountId: string,
+    load: () => Promise<Cached>,
+    nowMs = performance.now(),
+  ): Promise<Cached> {
+    const hit = this.get(tenantId, accountId, nowMs);
+    if (hit) return Promise.resolve(hit);
+    const key = `${tenantId}:${accountId}`;
+    const inFlight = this.loading.get(key);
+    if (inFlight && inFlight.generation === this.generation) return inFlight.promise;
+    const generation = this.generation;
+    const promise = load().then(
+      (loaded) => {
+        if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
+        if (generation === this.generation) this.set(tenantId, accountId, loaded.account, loaded.snapshot);
+        return loaded;
+      },
+      (error: unknown) => {
+        if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
+        throw error;
+      },
+    );
+    this.loading.set(key, { generation, promise });
+    return promise;
+  }
+
+  get(tenantId: string, accountId: string, nowMs = performance.now()): Entry | undefined {
+    const entry = this.entries.get(`${tenantId}:${accountId}`);
+    if (!entry) return undefined;
+    if (entry.generation !== this.generation || nowMs - entry.storedAt >= BALANCES_READ_CACHE_TTL_MS) {
+      this.entries.delete(`${tenantId}:${accountId}`);
+      return undefined;
+    }
+    return entry;
+  }
+
+  set(
+    tenantId: string,
+    accountId: string,
+    account: AccountRecord,
+    snapshot: Snapshot,
+    nowMs = performance.now(),
+  ): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(`${tenantId}:${accountId}`, {
+      account,
+      snapshot,
+      generation: this.generation,
+      storedAt: nowMs,
+      memo: {},
+    });
+  }
+
+  /** Called after every write to accounts, transactions or snapshots on this instance. */
+  invalidateAll(): void {
+    this.generation++;
+    this.entries.clear();
+    this.loading.clear();
+  }
+}

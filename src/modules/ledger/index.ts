@@ -1,0 +1,17 @@
+/**
+ * The ledger's public face: what other modules may import. Services hand out plain data
+ * (StoredTransaction, Snapshot, LedgerEntry), never entities. The HTTP API is in ./api/index.ts.
+ */
+export { LedgerModule } from './ledger.module.js';
+export { LedgerService } from './ledger.service.js';
+export { LedgerWriter } from './ledger-writer.service.js';
+export { BalancesReadCache, type BalancesMemo } from './balances/balances-read.cache.js';
+export type { TransactionInput } from './transaction-input.js';
+export type { Snapshot, SnapshotAsset } from './repositories/balance-snapshots.repository.js';
+export {
+  toLedgerEntry,
+  type ChecksumFilters,
+  type ChecksumSourceRow,
+  type StoredTransaction,
+  type TransactionRange,
+} from './repositories/transactions.repository.js';

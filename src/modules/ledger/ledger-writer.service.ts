@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { BalancesReadCache } from './balances/balances-read.cache.js';
+import { BalanceSnapshotsRepository, type Snapshot } from './repositories/balance-snapshots.repository.js';
+import { TransactionsRepository, type StoredTransaction } from './repositories/transactions.repository.js';
+import type { TransactionInput } from './transaction-input.js';
+
+/**
+ * The ledger's writes, for the one writer (the sources module's refresh engine: refreshes, CSV
+ * imports, deletions). The methods that take a `manager` run inside the caller's transaction, so
+ * transactions, snapshots and the account's state commit together; the ledger never opens one.
+ */
+@Injectable()
+export class LedgerWriter {
+  constructor(
+    private readonly transactions: TransactionsRepository,
+    private readonly snapshots: BalanceSnapshotsRepository,
+    private readonly readCache: BalancesReadCache,
+  ) {}
+
+  /** The accounts linked to `accountIds` by own-account transfers, transitively (themselves included). */
+  transferLinkedAccounts(
+    tenantId: string,
+    accountIds: readonly string[],
+    extraTransferIds: readonly string[],
+    manager?: EntityManager,
+  ): Promise<string[]> {
+    return this.transactions.transferLinkedAccounts(tenantId, accountIds, extraTransferIds, manager);
+  }
+
+  storedTransactions(
+    tenantId: string,
+    accountIds: readonly string[],
+    manager?: EntityManager,
+  ): Promise<StoredTransaction[]> {
+    return this.transactions.forAccounts(tenantId, accountIds, manager);
+  }
+
+  symbolsOf(tenantId: string, accountIds: readonly string[]): Promise<string[]> {
+    return this.transactions.symbolsOf(tenantId, accountIds);
+  }
+
+  upsertTransactions(
+    tenantId: string,
+    accountId: string,
+    transactions: readonly TransactionInput[],
+    manager: EntityManager,
+    onBatch?: (written: number) => void,
+  ): Promise<{ inserted: number; updated: number }> {
+    return this.transactions.upsert(tenantId, accountId, transactions, manager, onBatch);
+  }
+
+  deleteTransactionsExcept(
+    tenantId: string,
+    accountId: string,
+    keepIds: readonly string[],
+    manager: EntityManager,
+  ): Promise<number> {
+    return this.transactions.deleteAllExcept(tenantId, accountId, keepIds, manager);
+  }
+
+  snapshotsOf(
+    tenantId: string,
+    accountIds: readonly string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, Snapshot>> {
+    return this.snapshots.findMany(tenantId, accountIds, manager);
+  }
+
+  replaceSnapshot(tenantId: string, snapshot: Snapshot, manager: EntityManager): Promise<void> {
+    return this.snapshots.replace(tenantId, snapshot, manager);
+  }
+
+  /** After any write on this instance: reads never serve data older than what it wrote itself. */
+  invalidateReads(): void {
+    this.readCache.invalidateAll();
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * The sources this service ships, with their descriptions: what the admin API's `source` field
+ * lists and which options it takes (the DTO and the OpenAPI document are built from this, at
+ * start-up, before any connector is registered). A new source adds its description here.
+ */
+import { CSV_SOURCE } from '../csv/csv.source.js';
+import { SANDBOX_SOURCE } from '../sandbox/sandbox.source.js';
+import type { SourceDescription } from './source-connector.js';
+
+export const SOURCE_CATALOGUE: Readonly<Record<string, SourceDescription>> = {
+  sandbox: SANDBOX_SOURCE,
+  csv: CSV_SOURCE,
+};
+
+/** Every option field of every source, with the source it belongs to, in catalogue order. */
+export function sourceOptionFields(): {
+  source: string;
+  field: string;
+  spec: SourceDescription['options'][string];
+}[] {
+  return Object.entries(SOURCE_CATALOGUE).flatMap(([source, description]) =>
+    Object.entries(description.options).map(([field, spec]) => ({ source, field, spec })),
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * The one interface every source of account history sits behind (design §5): sandbox, CSV, and
+ * later exchanges (ccxt) and chains. A connector only fetches: it never touches the database,
+ * never decides sync state and never sees another account. The refresh engine
+ * (refresh/refresh.service.ts) calls it outside any database transaction, with a timeout.
+ */
+import type { TransactionInput } from '../../ledger/index.js';
+
+/** One transaction leg as the source reports it (the ledger's input shape). */
+export type SourceTransaction = TransactionInput;
+
+/** What a connector may know about the account it fetches (no secrets except `credentials`). */
+export interface ConnectorAccount {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly platform: string;
+  readonly identity: string;
+  readonly address: string | null;
+  readonly chain: string | null;
+  readonly createdOn: Date;
+  readonly lastSyncedAt: Date | null;
+  readonly sourceOptions: Readonly<Record<string, unknown>> | null;
+}
+
+export interface ConnectorRequest {
+  readonly account: ConnectorAccount;
+  /** Decrypted just for this call; never logged, never stored in plain text. */
+  readonly credentials: Readonly<Record<string, string>> | null;
+  /** The engine's clock: connectors never read the system time. */
+  readonly now: Date;
+  /** Aborted when the engine's timeout elapses. */
+  readonly signal: AbortSignal;
+}
+
+export type ConnectorResult =
+  /** The source is still preparing the account's history (slow initial sync): try again later. */
+  | { readonly status: 'pending'; readonly retryAt: Date | null }
+  | {
+      readonly status: 'ready';
+      /**
+       * `full`: the pages are the account's whole history; transactions the source no longer
+       * reports are removed. `incremental`: the pages are upserted, nothing is removed.
+       */
+      readonly mode: 'full' | 'incremental';
+      readonly pages: AsyncIterable<readonly SourceTransaction[]>;
+      /** Quantities per symbol when the source reports balances itself (exchanges); else null. */
+      readonly reportedBalances: ReadonlyMap<string, string> | null;
+    };
+
+/**
+ * One option a source takes when an account is linked: a top-level field of the admin API's
+ * create body. The admin DTO and the OpenAPI document are built from these (accounts/dto).
+ */
+export type SourceOptionSpec =
+  | { readonly type: 'string'; readonly enum: readonly string[]; readonly description: string }
+  | {
+      readonly type: 'integer';
+      readonly minimum: number;
+      readonly maximum: number;
+      readonly description: string;
+    };
+
+/** What a source says about itself: the admin API's `source` field and its options are built from it. */
+export interface SourceDescription {
+  /** How the `source` field's description names it, e.g. "`csv` (imports)". */
+  readonly summary: string;
+  /** Serves synthetic data: accepted only where the sandbox is enabled (never in production). */
+  readonly synthetic: boolean;
+  /** The options it takes when an account is linked, by field name. */
+  readonly options: Readonly<Record<string, SourceOptionSpec>>;
+}
+
+/** The account being linked, as a connector may know it when it turns options into settings. */
+export interface NewAccountContext {
+  readonly accountId: string;
+  readonly platform: string;
+}
+
+export interface SourceConnector {
+  fetch(request: ConnectorRequest): Promise<ConnectorResult>;
+  /** The source's description; absent: no options, not synthetic (e.g. a test's connector). */
+  describe?(): SourceDescription;
+  /**
+   * The non-secret settings stored with a new account (account.sourceOptions) from the options the
+   * admin sent (only fields of this source's description, each already checked against its
+   * spec); null when the source keeps none. Throws DomainError.validation naming the field.
+   */
+  accountOptions?(
+    options: Readonly<Record<string, unknown>>,
+    account: NewAccountContext,
+  ): Record<string, unknown> | null;
+  /** Rejects credentials this source cannot use (DomainError.validation naming `credentials`). */
+  checkCredentials?(credentials: Readonly<Record<string, string>>): void;
+}
+
+/** `simulated`: a failure the sandbox source plays on purpose, not a real source's. */
+export interface SourceErrorOptions {
+  simulated?: boolean;
+}
+
+/** The source rejected the account's authorization: the end client must reconnect. */
+export class SourceAuthorizationError extends Error {
+  readonly simulated: boolean;
+
+  constructor(
+    message = 'The source rejected the authorization; the account must be reconnected.',
+    options: SourceErrorOptions = {},
+  ) {
+    super(message);
+    this.name = 'SourceAuthorizationError';
+    this.simulated = options.simulated ?? false;
+  }
+}
+
+/** The source failed or is unreachable; the refresh is retried later. */
+export class SourceUnavailableError extends Error {
+  readonly simulated: boolean;
+
+  constructor(message = 'The source is unavailable.', options: SourceErrorOptions = {}) {
+    super(message);
+    this.name = 'SourceUnavailableError';
+    this.simulated = options.simulated ?? false;
+  }
+}
+
+/** Wraps an in-memory list as the single page of a `ready` result. */
+export async function* singlePage(
+  transactions: readonly SourceTransaction[],
+): AsyncIterable<readonly SourceTransaction[]> {
+  yield transactions;
+}

@@ -1,0 +1,8 @@
+import type { SourceDescription } from '../connectors/source-connector.js';
+
+/** The `csv` source: histories arrive through imports only; it takes no options. */
+export const CSV_SOURCE: SourceDescription = {
+  summary: '`csv` (imports)',
+  synthetic: false,
+  options: {},
+};

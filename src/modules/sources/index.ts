@@ -1,0 +1,46 @@
+/**
+ * The sources module's public face: what other modules may import. Services hand out plain data
+ * (RefreshOutcome, ImportSummary-like counts), never entities.
+ */
+export { SourcesModule } from './sources.module.js';
+export { RefreshService, type RefreshOutcome, type RefreshTrigger } from './refresh/refresh.service.js';
+export { LEASE_MS, STALE_AFTER_MS } from './refresh/refresh-timing.js';
+export { REFRESH_BATCH_SIZE } from './refresh/refresh.scheduler.js';
+export {
+  BUILT_IN_SOURCES,
+  CONNECTOR_TIMEOUT_MS,
+  ConnectorRegistry,
+  type ConnectorOptions,
+} from './connectors/connector.registry.js';
+export {
+  SourceAuthorizationError,
+  SourceUnavailableError,
+  singlePage,
+  type ConnectorAccount,
+  type ConnectorRequest,
+  type ConnectorResult,
+  type NewAccountContext,
+  type SourceConnector,
+  type SourceDescription,
+  type SourceOptionSpec,
+  type SourceTransaction,
+} from './connectors/source-connector.js';
+export { MAX_DECIMAL_DIGITS, EARLIEST_TRANSACTION } from './connectors/source-transaction.rules.js';
+export { CredentialsCipher } from './credentials/credentials-cipher.js';
+export {
+  parseTransactionsCsv,
+  toTransactionsCsv,
+  type CsvParseResult,
+} from './csv/csv-transactions.parser.js';
+export { SOURCE_CATALOGUE, sourceOptionFields } from './connectors/source-catalogue.js';
+export { SandboxConnector } from './sandbox/sandbox.connector.js';
+export {
+  SANDBOX_ACCOUNT_FIXTURES,
+  sandboxAccountIds,
+  sandboxHouseholdSeed,
+  sandboxSourceOptions,
+  type SandboxAccountFixture,
+  type SandboxAccountIds,
+  type SandboxProfile,
+} from './sandbox/sandbox-fixtures.js';
+export { sandboxAddress } from './sandbox/sandbox-history.js';

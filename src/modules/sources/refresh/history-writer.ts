@@ -1,0 +1,239 @@
+/**
+ * Persist + snapshot, the refresh engine's last step: ONE short transaction writes the fetched
+ * (or imported) transactions through the ledger, removes those a full history no longer has,
+ * stores the balance snapshots of every transfer-linked account and sets the account's state.
+ * The cost-basis computation runs before the transaction (see persist).
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../../common/clock/clock.js';
+import { MARKET_PRICES, type MarketPricesPort } from '../../../common/ports/market-prices.port.js';
+import { computeBalanceSnapshots } from '../../../domain/balances/index.js';
+import { LedgerWriter, toLedgerEntry, type Snapshot, type StoredTransaction } from '../../ledger/index.js';
+import { STALE_AFTER_MS } from './refresh-timing.js';
+import type { FetchedHistory } from './source-fetcher.js';
+import { RefreshStateRepository, type SyncAccount } from './refresh-state.repository.js';
+
+export interface Refreshed {
+  readonly status: 'refreshed';
+  readonly inserted: number;
+  readonly updated: number;
+  readonly deleted: number;
+}
+
+@Injectable()
+export class HistoryWriter {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly state: RefreshStateRepository,
+    private readonly ledger: LedgerWriter,
+    private readonly clock: Clock,
+    @Inject(MARKET_PRICES) private readonly prices: MarketPricesPort,
+  ) {}
+
+  /**
+   * Recomputes the balance snapshots of the given accounts (and everything linked to them) from
+   * the stored transactions at current prices, inside one transaction; `beforeWrite` runs first
+   * under the same row locks (e.g. deleting an account).
+   */
+  async recomputeLinked(
+    tenantId: string,
+    accountIds: readonly string[],
+    beforeWrite?: (manager: EntityManager) => Promise<void>,
+  ): Promise<void> {
+    const linked = await this.ledger.transferLinkedAccounts(tenantId, accountIds, []);
+    const pricesUsd = await this.latestPrices(await this.ledger.symbolsOf(tenantId, linked), []);
+    const now = this.clock.now();
+    await this.dataSource.transaction(async (manager) => {
+      await this.state.lockForUpdate(tenantId, linked, manager);
+      await beforeWrite?.(manager);
+      const remaining = (await this.ledger.transferLinkedAccounts(tenantId, linked, [], manager)).filter(
+        (id) => linked.includes(id),
+      );
+      const surviving = await this.existingAccounts(tenantId, remaining, manager);
+      await this.writeSnapshots(tenantId, surviving, new Map(), pricesUsd, now, manager);
+    });
+  }
+
+  /**
+   * The one write: transactions, removal of vanished ones (full histories), balance snapshots of
+   * every transfer-linked account, and the account's state, all in one short transaction.
+   *
+   * The balances are computed before the transaction, from the stored transactions merged with
+   * the fetched ones, so the cost-basis engine's CPU time never holds the database (on PGlite,
+   * the only session). Under the row locks the linked accounts' data versions are compared with
+   * what the computation read; if another account of the group was written meanwhile, the
+   * balances are computed again inside the transaction from what is stored.
+   */
+  async persist(
+    account: SyncAccount,
+    fetched: FetchedHistory,
+    now: Date,
+    onProgress?: (written: number) => void,
+  ): Promise<Refreshed> {
+    const { tenantId, id: accountId } = account;
+    const transferIds = [
+      ...new Set(fetched.transactions.flatMap((tx) => (tx.transferId ? [tx.transferId] : []))),
+    ];
+    const reported = fetched.reportedBalances ? Object.fromEntries(fetched.reportedBalances) : null;
+    // Outside the transaction: what the group holds now, prices (another module's store: never
+    // read through another connection inside the transaction) and the new balances.
+    const linked = await this.ledger.transferLinkedAccounts(tenantId, [accountId], transferIds);
+    const versionsRead = await this.state.versions(tenantId, linked);
+    const stored = await this.ledger.storedTransactions(tenantId, linked);
+    const pricesUsd = await this.latestPrices(
+      stored.map((tx) => tx.symbol),
+      fetched.transactions.map((tx) => tx.symbol),
+    );
+    const group = [...versionsRead.keys()].sort();
+    const precomputed = await this.computeSnapshots(
+      tenantId,
+      group,
+      mergeHistory(stored, accountId, fetched),
+      new Map([[accountId, reported]]),
+      pricesUsd,
+      now,
+    );
+
+    let counts = { inserted: 0, updated: 0, deleted: 0 };
+    await this.dataSource.transaction(async (manager) => {
+      const linkedNow = await this.ledger.transferLinkedAccounts(tenantId, [accountId], transferIds, manager);
+      const versionsNow = await this.state.lockForUpdate(tenantId, linkedNow, manager);
+      const written = await this.ledger.upsertTransactions(
+        tenantId,
+        accountId,
+        fetched.transactions,
+        manager,
+        onProgress,
+      );
+      const deleted =
+        fetched.mode === 'full'
+          ? await this.ledger.deleteTransactionsExcept(
+              tenantId,
+              accountId,
+              fetched.transactions.map((tx) => tx.transactionId),
+              manager,
+            )
+          : 0;
+      counts = { ...written, deleted };
+      // Accounts linked before or after the write both need new balances (a removed transfer unlinks).
+      const linkedAfter = await this.ledger.transferLinkedAccounts(tenantId, [accountId], [], manager);
+      const affected = [...new Set([...versionsNow.keys(), ...linkedAfter])].sort();
+      const unchanged =
+        sameVersions(versionsRead, versionsNow) &&
+        affected.every((id) => precomputed.some((snapshot) => snapshot.accountId === id));
+      if (unchanged) {
+        for (const snapshot of precomputed.filter((s) => affected.includes(s.accountId)))
+          await this.ledger.replaceSnapshot(tenantId, snapshot, manager);
+      } else {
+        await this.writeSnapshots(
+          tenantId,
+          affected,
+          new Map([[accountId, reported]]),
+          pricesUsd,
+          now,
+          manager,
+        );
+      }
+      await this.state.bumpDataVersion(tenantId, accountId, manager);
+      await this.state.updateState(
+        tenantId,
+        accountId,
+        {
+          syncStatus: 'synced',
+          connectionStatus: 'connected',
+          balanceSource: fetched.reportedBalances ? 'source_reported' : 'calculated',
+          lastSyncedAt: now,
+          nextRefreshAt: new Date(now.getTime() + STALE_AFTER_MS),
+          lastRefreshAttemptAt: now,
+          lastError: null,
+        },
+        manager,
+      );
+    });
+    return { status: 'refreshed', ...counts };
+  }
+
+  /** Snapshots of `accountIds` from the given transactions; reported balances default to the stored ones. */
+  private async computeSnapshots(
+    tenantId: string,
+    accountIds: readonly string[],
+    transactions: readonly StoredTransaction[],
+    freshReported: ReadonlyMap<string, Readonly<Record<string, string>> | null>,
+    pricesUsd: ReadonlyMap<string, string>,
+    now: Date,
+    manager?: EntityManager,
+  ): Promise<Snapshot[]> {
+    if (accountIds.length === 0) return [];
+    const previous = await this.ledger.snapshotsOf(tenantId, accountIds, manager);
+    const reported = new Map(accountIds.map((id) => [id, previous.get(id)?.reportedBalances ?? null]));
+    for (const [id, balances] of freshReported) reported.set(id, balances);
+    return computeBalanceSnapshots({
+      entries: transactions.map(toLedgerEntry),
+      accountIds,
+      pricesUsd,
+      reportedBalances: reported,
+      computedAt: now,
+    });
+  }
+
+  /** Computes and stores the snapshots of `accountIds` from what is stored, inside `manager`'s transaction. */
+  private async writeSnapshots(
+    tenantId: string,
+    accountIds: readonly string[],
+    freshReported: ReadonlyMap<string, Readonly<Record<string, string>> | null>,
+    pricesUsd: ReadonlyMap<string, string>,
+    now: Date,
+    manager: EntityManager,
+  ): Promise<void> {
+    const transactions = await this.ledger.storedTransactions(tenantId, accountIds, manager);
+    const computed = await this.computeSnapshots(
+      tenantId,
+      accountIds,
+      transactions,
+      freshReported,
+      pricesUsd,
+      now,
+      manager,
+    );
+    for (const snapshot of computed) await this.ledger.replaceSnapshot(tenantId, snapshot, manager);
+  }
+
+  private async existingAccounts(
+    tenantId: string,
+    accountIds: readonly string[],
+    manager: EntityManager,
+  ): Promise<string[]> {
+    const present: string[] = [];
+    for (const id of accountIds) if (await this.state.findById(tenantId, id, manager)) present.push(id);
+    return present.sort();
+  }
+
+  private async latestPrices(
+    symbols: readonly string[],
+    more: readonly string[],
+  ): Promise<Map<string, string>> {
+    const wanted = [...new Set([...symbols, ...more])];
+    if (wanted.length === 0) return new Map();
+    const stored = await this.prices.latestPricesUsd(wanted);
+    return new Map([...stored].map(([symbol, price]) => [symbol, price.priceUsd]));
+  }
+}
+
+/** The stored transactions of the group with the account's fetched history applied (as the write will). */
+function mergeHistory(
+  stored: readonly StoredTransaction[],
+  accountId: string,
+  fetched: FetchedHistory,
+): StoredTransaction[] {
+  const incoming = new Map(fetched.transactions.map((tx) => [tx.transactionId, tx]));
+  const kept = stored.filter(
+    (tx) => tx.accountId !== accountId || (fetched.mode === 'incremental' && !incoming.has(tx.transactionId)),
+  );
+  return [...kept, ...fetched.transactions.map((tx) => ({ ...tx, accountId }))];
+}
+
+function sameVersions(read: ReadonlyMap<string, number>, now: ReadonlyMap<string, number>): boolean {
+  return read.size === now.size && [...read].every(([id, version]) => now.get(id) === version);
+}

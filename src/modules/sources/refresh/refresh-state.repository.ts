@@ -1,0 +1,216 @@
+/**
+ * The refresh engine's columns of the `account` table: sync state, the refresh lease, the next
+ * due time, the data version. The accounts module owns the row (identity, lifecycle); the engine
+ * owns these columns and reads the few identity fields a connector may know. Raw SQL, tenant id
+ * first; the cross-tenant scheduler claim says so in its name.
+ */
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { SyncStatus } from '../../../domain/accounts/sync-status.js';
+import { runSql } from '../../../database/sql.js';
+
+export type ConnectionStatus = 'connected' | 'disconnected';
+export type BalanceSource = 'source_reported' | 'calculated';
+
+/** What the engine reads of an account: its source, what a connector may know, and its state. */
+export interface SyncAccount {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly platform: string;
+  readonly identity: string;
+  readonly source: string;
+  readonly sourceOptions: Record<string, unknown> | null;
+  readonly address: string | null;
+  readonly chain: string | null;
+  readonly createdOn: Date;
+  readonly syncStatus: SyncStatus;
+  readonly lastSyncedAt: Date | null;
+  readonly credentialsEncrypted: string | null;
+}
+
+export interface AccountStateChange {
+  syncStatus?: SyncStatus;
+  connectionStatus?: ConnectionStatus;
+  balanceSource?: BalanceSource;
+  lastSyncedAt?: Date | null;
+  nextRefreshAt?: Date | null;
+  lastRefreshAttemptAt?: Date | null;
+  lastError?: string | null;
+}
+
+const COLUMNS: Record<keyof AccountStateChange, string> = {
+  syncStatus: 'sync_status',
+  connectionStatus: 'connection_status',
+  balanceSource: 'balance_source',
+  lastSyncedAt: 'last_synced_at',
+  nextRefreshAt: 'next_refresh_at',
+  lastRefreshAttemptAt: 'last_refresh_attempt_at',
+  lastError: 'last_error',
+};
+
+interface SyncAccountRow {
+  id: string;
+  tenant_id: string;
+  platform: string;
+  identity: string;
+  source: string;
+  source_options: Record<string, unknown> | null;
+  address: string | null;
+  chain: string | null;
+  created_on: Date;
+  sync_status: SyncStatus;
+  last_synced_at: Date | null;
+  credentials_encrypted: string | null;
+}
+
+const SYNC_COLUMNS =
+  'id, tenant_id, platform, identity, source, source_options, address, chain, created_on, sync_status, last_synced_at, credentials_encrypted';
+
+function fromRow(row: SyncAccountRow): SyncAccount {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    platform: row.platform,
+    identity: row.identity,
+    source: row.source,
+    sourceOptions: row.source_options,
+    address: row.address,
+    chain: row.chain,
+    createdOn: row.created_on,
+    syncStatus: row.sync_status,
+    lastSyncedAt: row.last_synced_at,
+    credentialsEncrypted: row.credentials_encrypted,
+  };
+}
+
+@Injectable()
+export class RefreshStateRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private m(manager?: EntityManager): EntityManager {
+    return manager ?? this.dataSource.manager;
+  }
+
+  async findById(tenantId: string, accountId: string, manager?: EntityManager): Promise<SyncAccount | null> {
+    const { rows } = await runSql<SyncAccountRow>(
+      this.m(manager),
+      `SELECT ${SYNC_COLUMNS} FROM account WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, accountId],
+    );
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  async updateState(
+    tenantId: string,
+    accountId: string,
+    change: AccountStateChange,
+    manager?: EntityManager,
+  ): Promise<void> {
+    const entries = Object.entries(change).filter(([, v]) => v !== undefined) as [
+      keyof AccountStateChange,
+      unknown,
+    ][];
+    if (entries.length === 0) return;
+    const sets = entries.map(([key], i) => `${COLUMNS[key]} = $${i + 3}`).join(', ');
+    await runSql(this.m(manager), `UPDATE account SET ${sets} WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      accountId,
+      ...entries.map(([, v]) => v),
+    ]);
+  }
+
+  /**
+   * Takes the refresh lease if nobody holds it (or the holder's lease expired): one atomic
+   * UPDATE, so of N instances asking at once exactly one gets the account.
+   */
+  async claimLease(
+    tenantId: string,
+    accountId: string,
+    owner: string,
+    now: Date,
+    until: Date,
+  ): Promise<SyncAccount | null> {
+    const { rows } = await runSql<SyncAccountRow>(
+      this.m(),
+      `UPDATE account SET refresh_lease_until = $4, refresh_lease_owner = $3
+       WHERE tenant_id = $1 AND id = $2 AND (refresh_lease_until IS NULL OR refresh_lease_until < $5)
+       RETURNING ${SYNC_COLUMNS}`,
+      [tenantId, accountId, owner, until, now],
+    );
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  /** Gives the lease back, only if this owner still holds it. */
+  async releaseLease(
+    tenantId: string,
+    accountId: string,
+    owner: string,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await runSql(
+      this.m(manager),
+      `UPDATE account SET refresh_lease_until = NULL, refresh_lease_owner = NULL
+       WHERE tenant_id = $1 AND id = $2 AND refresh_lease_owner = $3`,
+      [tenantId, accountId, owner],
+    );
+  }
+
+  /**
+   * Scheduler, across tenants: leases up to `limit` accounts whose next refresh is due and
+   * whose lease is free, oldest due first. SKIP LOCKED lets N instances claim disjoint batches.
+   */
+  async claimDueAcrossTenants(
+    now: Date,
+    owner: string,
+    leaseUntil: Date,
+    limit: number,
+  ): Promise<{ tenantId: string; accountId: string }[]> {
+    const { rows } = await runSql<{ tenant_id: string; id: string }>(
+      this.m(),
+      `UPDATE account SET refresh_lease_until = $2, refresh_lease_owner = $3
+       WHERE id IN (
+         SELECT id FROM account
+         WHERE next_refresh_at <= $1 AND (refresh_lease_until IS NULL OR refresh_lease_until < $1)
+         ORDER BY next_refresh_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+       RETURNING tenant_id, id`,
+      [now, leaseUntil, owner, limit],
+    );
+    return rows.map((r) => ({ tenantId: r.tenant_id, accountId: r.id }));
+  }
+
+  /**
+   * Locks the accounts' rows until the transaction ends, in id order (no deadlocks), and returns
+   * the data version of each account that exists.
+   */
+  async lockForUpdate(
+    tenantId: string,
+    accountIds: readonly string[],
+    manager: EntityManager,
+  ): Promise<Map<string, number>> {
+    return this.versions(tenantId, accountIds, manager, 'FOR UPDATE');
+  }
+
+  /** Data version per existing account (see AccountEntity.dataVersion). */
+  async versions(
+    tenantId: string,
+    accountIds: readonly string[],
+    manager?: EntityManager,
+    lock: '' | 'FOR UPDATE' = '',
+  ): Promise<Map<string, number>> {
+    const { rows } = await runSql<{ id: string; data_version: number }>(
+      this.m(manager),
+      `SELECT id, data_version FROM account WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id ${lock}`,
+      [tenantId, [...accountIds]],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.data_version)]));
+  }
+
+  async bumpDataVersion(tenantId: string, accountId: string, manager: EntityManager): Promise<void> {
+    await runSql(
+      this.m(manager),
+      'UPDATE account SET data_version = data_version + 1 WHERE tenant_id = $1 AND id = $2',
+      [tenantId, accountId],
+    );
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * The refresh engine (design §5): fetches an account's history from its source and replaces the
+ * account's data and balances in one database transaction.
+ *
+ * - One refresh per account at a time across instances: a lease on the account row, taken with
+ *   one atomic UPDATE. Within one instance, concurrent callers for the same account share the
+ *   running refresh, so the connector runs once.
+ * - The connector runs outside any transaction (PGlite is one session; a transaction held open
+ *   during network I/O would stall every request). Then ONE short transaction upserts the
+ *   transactions, removes those the source no longer reports (full histories), recomputes the
+ *   balance snapshots of every account linked by transfers and sets the state.
+ * - A failed refresh keeps the old data and only sets the state: `reconnect_required` when the
+ *   source rejected the authorization, `error` otherwise.
+ * Never: decides whether a refresh is due (callers do: AccountDataService, the scheduler, admin).
+ */
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../../../common/clock/clock.js';
+import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
+import { LedgerWriter } from '../../ledger/index.js';
+import { SyncMetrics } from '../../metrics/sync-metrics.js';
+import {
+  SourceAuthorizationError,
+  SourceUnavailableError,
+  type SourceTransaction,
+} from '../connectors/source-connector.js';
+import { canonicalSourceTransaction } from '../connectors/source-transaction.rules.js';
+import { HistoryWriter, type Refreshed } from './history-writer.js';
+import { RefreshStateRepository, type SyncAccount } from './refresh-state.repository.js';
+import { LEASE_MS, STALE_AFTER_MS } from './refresh-timing.js';
+import { SourceFetcher, type FetchedHistory } from './source-fetcher.js';
+
+export { LEASE_MS, STALE_AFTER_MS } from './refresh-timing.js';
+/** Default connector timeout (per connector: ConnectorRegistry.register(…, { timeoutMs })). */
+export { CONNECTOR_TIMEOUT_MS } from '../connectors/connector.registry.js';
+
+export type RefreshTrigger = 'force' | 'schedule' | 'admin' | 'seed' | 'import';
+
+export type RefreshOutcome =
+  | Refreshed
+  | { readonly status: 'pending'; readonly retryAt: Date }
+  | {
+      readonly status: 'failed';
+      readonly syncStatus: 'error' | 'reconnect_required';
+      readonly message: string;
+    }
+  /** Another instance holds the lease: its refresh will land; this caller serves the cache. */
+  | { readonly status: 'busy' };
+
+@Injectable()
+export class RefreshService {
+  private readonly logger = new Logger(RefreshService.name);
+  /** Identifies this instance's leases. */
+  readonly owner = `${hostname().slice(0, 40)}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly running = new Map<string, Promise<RefreshOutcome>>();
+
+  constructor(
+    private readonly state: RefreshStateRepository,
+    private readonly fetcher: SourceFetcher,
+    private readonly writer: HistoryWriter,
+    private readonly ledger: LedgerWriter,
+    private readonly clock: Clock,
+    @Optional() private readonly metrics?: SyncMetrics, // absent in the CLI
+  ) {}
+
+  /**
+   * Refreshes the account now (the caller decided it should). Concurrent calls for one account in
+   * this instance share one run; across instances, the lease lets one through and the others get
+   * `busy`. Unknown account (or another tenant's): 404.
+   */
+  refresh(tenantId: string, accountId: string, trigger: RefreshTrigger): Promise<RefreshOutcome> {
+    const key = `${tenantId}/${accountId}`;
+    const running = this.running.get(key);
+    if (running) return running;
+    const run = this.claimAndRun(tenantId, accountId, trigger).finally(() => this.running.delete(key));
+    this.running.set(key, run);
+    return run;
+  }
+
+  /**
+   * The scheduler's unit of work: leases up to `batchSize` accounts whose refresh is due (across
+   * tenants, SKIP LOCKED so instances take disjoint batches) and refreshes them one by one.
+   */
+  async refreshDueAccounts(batchSize: number): Promise<RefreshOutcome[]> {
+    const now = this.clock.now();
+    const claimed = await this.state.claimDueAcrossTenants(
+      now,
+      this.owner,
+      new Date(now.getTime() + LEASE_MS),
+      batchSize,
+    );
+    const outcomes: RefreshOutcome[] = [];
+    for (const { tenantId, accountId } of claimed) {
+      const key = `${tenantId}/${accountId}`;
+      try {
+        const account = await this.state.findById(tenantId, accountId);
+        if (!account) continue;
+        const run = this.runLeased(account, 'schedule').finally(() => this.running.delete(key));
+        this.running.set(key, run);
+        outcomes.push(await run);
+      } catch (error) {
+        // E.g. the database went away: give the lease back where possible and go on with the batch.
+        this.logger.error(
+          { accountId, tenantId },
+          `Scheduled refresh failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        await this.state.releaseLease(tenantId, accountId, this.owner).catch(() => undefined);
+      }
+    }
+    return outcomes;
+  }
+
+  /**
+   * Stores imported transactions (CSV) through the same single-writer path as a refresh: under the
+   * lease, in one transaction with the recomputed balances. Busy account: 409.
+   */
+  async importTransactions(
+    tenantId: string,
+    accountId: string,
+    transactions: readonly SourceTransaction[],
+    onProgress?: (written: number) => void,
+  ): Promise<{ inserted: number; updated: number }> {
+    const now = this.clock.now();
+    const account = await this.state.claimLease(
+      tenantId,
+      accountId,
+      this.owner,
+      now,
+      new Date(now.getTime() + LEASE_MS),
+    );
+    if (!account) {
+      if (!(await this.state.findById(tenantId, accountId))) throw DomainError.notFound('Account');
+      throw new DomainError(
+        ErrorCode.Conflict,
+        'A refresh or import of this account is running; retry in a moment.',
+      );
+    }
+    try {
+      const written = await this.writer.persist(
+        account,
+        {
+          transactions: transactions.map(canonicalSourceTransaction),
+          mode: 'incremental',
+          reportedBalances: null,
+        },
+        now,
+        onProgress,
+      );
+      return { inserted: written.inserted, updated: written.updated };
+    } finally {
+      this.ledger.invalidateReads();
+      await this.state.releaseLease(tenantId, accountId, this.owner);
+    }
+  }
+
+  /**
+   * Recomputes the balance snapshots of the given accounts (and everything linked to them) from
+   * the stored transactions at current prices, inside the caller's transaction; `beforeWrite`
+   * runs first under the same row locks (e.g. deleting an account).
+   */
+  async recomputeLinked(
+    tenantId: string,
+    accountIds: readonly string[],
+    beforeWrite?: (manager: EntityManager) => Promise<void>,
+  ): Promise<void> {
+    await this.writer.recomputeLinked(tenantId, accountIds, beforeWrite);
+    this.ledger.invalidateReads();
+  }
+
+  private async claimAndRun(
+    tenantId: string,
+    accountId: string,
+    trigger: RefreshTrigger,
+  ): Promise<RefreshOutcome> {
+    const now = this.clock.now();
+    const account = await this.state.claimLease(
+      tenantId,
+      accountId,
+      this.owner,
+      now,
+      new Date(now.getTime() + LEASE_MS),
+    );
+    if (!account) {
+      if (!(await this.state.findById(tenantId, accountId))) throw DomainError.notFound('Account');
+      return { status: 'busy' };
+    }
+    return this.runLeased(account, trigger);
+  }
+
+  /** Runs one refresh of an account whose lease this instance holds, and gives the lease back. */
+  private runLeased(account: SyncAccount, trigger: RefreshTrigger): Promise<RefreshOutcome> {
+    const run = () => this.runLeasedUncounted(account, trigger);
+    return this.metrics ? this.metrics.observe(account.source, trigger, run) : run();
+  }
+
+  private async runLeasedUncounted(account: SyncAccount, trigger: RefreshTrigger): Promise<RefreshOutcome> {
+    const now = this.clock.now();
+    try {
+      let fetched: FetchedHistory | { pending: Date };
+      try {
+        fetched = await this.fetcher.fetch(account, now);
+      } catch (error) {
+        return await this.recordFailure(account, error, now, trigger);
+      }
+      if ('pending' in fetched) {
+        await this.state.updateState(account.tenantId, account.id, {
+          syncStatus: account.lastSyncedAt === null ? 'syncing' : account.syncStatus,
+          nextRefreshAt: fetched.pending,
+          lastRefreshAttemptAt: now,
+        });
+        return { status: 'pending', retryAt: fetched.pending };
+      }
+      try {
+        return await this.writer.persist(account, fetched, now);
+      } catch (error) {
+        return await this.recordFailure(account, error, now, trigger);
+      }
+    } finally {
+      this.ledger.invalidateReads();
+      await this.state.releaseLease(account.tenantId, account.id, this.owner);
+    }
+  }
+
+  /** Keeps the data, records why the refresh failed. */
+  private async recordFailure(
+    account: SyncAccount,
+    error: unknown,
+    now: Date,
+    trigger: RefreshTrigger,
+  ): Promise<RefreshOutcome> {
+    const authorization = error instanceof SourceAuthorizationError;
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const fields = {
+      accountId: account.id,
+      tenantId: account.tenantId,
+      trigger,
+      error: error instanceof Error ? error.name : 'unknown',
+    };
+    // The sandbox's outages and expired authorizations are part of its script: info, marked.
+    if (isSimulated(error)) this.logger.log({ ...fields, simulated: true }, `Refresh failed: ${message}`);
+    else this.logger.warn(fields, `Refresh failed: ${message}`);
+    await this.state.updateState(account.tenantId, account.id, {
+      syncStatus: authorization ? 'reconnect_required' : 'error',
+      ...(authorization ? { connectionStatus: 'disconnected' as const } : {}),
+      // Retrying an expired authorization cannot help; the account waits for new credentials.
+      nextRefreshAt: authorization ? null : new Date(now.getTime() + STALE_AFTER_MS),
+      lastRefreshAttemptAt: now,
+      lastError: message,
+    });
+    return { status: 'failed', syncStatus: authorization ? 'reconnect_required' : 'error', message };
+  }
+}
+
+/** A source failure the sandbox plays on purpose (expired authorization, outage). */
+function isSimulated(error: unknown): boolean {
+  return (
+    (error instanceof SourceAuthorizationError || error instanceof SourceUnavailableError) && error.simulated
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Sources (design §5): where account histories come from. The SourceConnector interface and its
+ * registry, one folder per source (sandbox/, csv/; exchanges and chains join the same way), the
+ * credentials cipher, and the refresh engine in its three parts (refresh/: claim and lease in
+ * RefreshService, fetch with timeout in SourceFetcher, persist + snapshot in HistoryWriter) with
+ * its scheduler.
+ *
+ * Owns: the refresh state columns of `account` (RefreshStateRepository) and every write to the
+ * ledger (through LedgerWriter). Never: calls a source inside a database transaction, returns or
+ * logs credentials, or queries without a tenant id (the scheduler's claim says so in its name).
+ */
+import { Module } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config.js';
+import { LedgerModule } from '../ledger/index.js';
+import { MarketModule } from '../market/market.module.js';
+import { ConnectorRegistry } from './connectors/connector.registry.js';
+import { CredentialsCipher } from './credentials/credentials-cipher.js';
+import { CsvConnector } from './csv/csv.connector.js';
+import { HistoryWriter } from './refresh/history-writer.js';
+import { RefreshStateRepository } from './refresh/refresh-state.repository.js';
+import { RefreshScheduler } from './refresh/refresh.scheduler.js';
+import { RefreshService } from './refresh/refresh.service.js';
+import { SourceFetcher } from './refresh/source-fetcher.js';
+import { SandboxConnector } from './sandbox/sandbox.connector.js';
+
+@Module({
+  imports: [LedgerModule, MarketModule],
+  providers: [
+    SandboxConnector,
+    {
+      provide: ConnectorRegistry,
+      inject: [AppConfig, SandboxConnector],
+      useFactory: (config: AppConfig, sandbox: SandboxConnector): ConnectorRegistry => {
+        const registry = new ConnectorRegistry();
+        registry.register('csv', new CsvConnector());
+        // Synthetic data never reaches production.
+        if (config.sandboxEnabled) registry.register('sandbox', sandbox);
+        return registry;
+      },
+    },
+    CredentialsCipher,
+    RefreshStateRepository,
+    SourceFetcher,
+    HistoryWriter,
+    RefreshService,
+    RefreshScheduler,
+  ],
+  exports: [ConnectorRegistry, CredentialsCipher, RefreshService, SandboxConnector],
+})
+export class SourcesModule {}

@@ -1,0 +1,5 @@
+/**
+ * For tests only (the lint rule lets test/ import it, never src/): the refresh engine's state
+ * repository, to play another instance holding a lease or a stale data version.
+ */
+export { RefreshStateRepository } from './refresh/refresh-state.repository.js';

@@ -1,0 +1,118 @@
+/**
+ * Service tier: linking accounts (AccountsService.create) asks the chosen source's connector
+ * about its options and credentials; the accounts module never names a source itself.
+ */
+import { ManualClock } from '../../src/common/clock/clock.js';
+import { ErrorCode } from '../../src/common/errors/domain-error.js';
+import { AccountsModule, AccountsService } from '../../src/modules/accounts/index.js';
+import { LedgerModule } from '../../src/modules/ledger/index.js';
+import { ConnectorRegistry, SourcesModule, type SourceConnector } from '../../src/modules/sources/index.js';
+import { DomainError } from '../../src/common/errors/domain-error.js';
+import { insertTenant } from '../factories/account-rows.factory.js';
+import { ScriptedConnector } from '../factories/accounts.factory.js';
+import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
+import { startServiceModule, type ServiceModule } from '../support/service-module.js';
+
+/** An exchange-like source that keeps a region and needs an API key. */
+class RegionalExchange extends ScriptedConnector implements SourceConnector {
+  describe() {
+    return { summary: '`regional` (test)', synthetic: false, options: {} };
+  }
+
+  accountOptions(_options: Readonly<Record<string, unknown>>, account: { platform: string }) {
+    return { region: account.platform === 'kraken' ? 'eu' : 'us' };
+  }
+
+  checkCredentials(credentials: Readonly<Record<string, string>>): void {
+    if (!credentials.apiKey) throw DomainError.validation('credentials', 'credentials.apiKey is required.');
+  }
+}
+
+describe('linking accounts (service tier)', () => {
+  let s: ServiceModule;
+  let tenantId: string;
+  let accounts: AccountsService;
+  let n = 0;
+  const identity = () => `household-${++n}`;
+
+  beforeAll(async () => {
+    s = await startServiceModule({
+      imports: [LedgerModule, SourcesModule, AccountsModule],
+      clock: new ManualClock(new Date('2024-06-01T12:00:00Z')),
+      prices: new FixedMarketPrices({}),
+      env: { SANDBOX: 'true' },
+    });
+    tenantId = await insertTenant(s.dataSource, 'service-linking');
+    accounts = s.get(AccountsService);
+    s.get(ConnectorRegistry).register('regional', new RegionalExchange());
+  });
+
+  afterAll(() => s?.close());
+
+  it('stores the settings the sandbox connector derives from its options', async () => {
+    const account = await accounts.create(
+      tenantId,
+      {
+        platform: 'kraken',
+        identity: identity(),
+        source: 'sandbox',
+        sourceOptions: { sandboxProfile: 'slow_initial_sync', syncDelayMinutes: 5 },
+      },
+      true,
+    );
+    expect(account.sourceOptions).toEqual({
+      profile: 'slow_initial_sync',
+      seed: `sandbox-accounts:account:${account.id}`,
+      script: 'kraken-trading',
+      syncDelayMinutes: 5,
+    });
+    expect((await accounts.findById(tenantId, account.id))?.sourceOptions).toEqual(account.sourceOptions);
+  });
+
+  it('stores no settings for a source that keeps none', async () => {
+    const account = await accounts.create(
+      tenantId,
+      { platform: 'coinbase', identity: identity(), source: 'csv' },
+      true,
+    );
+    expect(account.sourceOptions).toBeNull();
+  });
+
+  it("rejects another source's options, naming the field", async () => {
+    await expect(
+      accounts.create(
+        tenantId,
+        { platform: 'coinbase', identity: identity(), source: 'csv', sourceOptions: { syncDelayMinutes: 5 } },
+        true,
+      ),
+    ).rejects.toMatchObject({
+      code: ErrorCode.ValidationFailed,
+      fieldErrors: {
+        sandboxProfile: ['sandboxProfile and syncDelayMinutes apply to the sandbox source only.'],
+      },
+    });
+  });
+
+  it('refuses synthetic sources where they are not allowed and lists the others', async () => {
+    await expect(
+      accounts.create(tenantId, { platform: 'coinbase', identity: identity(), source: 'sandbox' }, false),
+    ).rejects.toMatchObject({ fieldErrors: { source: ['source must be one of: csv, regional'] } });
+  });
+
+  it('asks a registered connector for its settings and lets it refuse credentials', async () => {
+    await expect(
+      accounts.create(
+        tenantId,
+        { platform: 'kraken', identity: identity(), source: 'regional', credentials: { apiSecret: 'x' } },
+        false,
+      ),
+    ).rejects.toMatchObject({ fieldErrors: { credentials: ['credentials.apiKey is required.'] } });
+    const account = await accounts.create(
+      tenantId,
+      { platform: 'kraken', identity: identity(), source: 'regional', credentials: { apiKey: 'k' } },
+      false,
+    );
+    expect(account.sourceOptions).toEqual({ region: 'eu' });
+    expect(account.credentialsEncrypted).not.toBeNull();
+  });
+});
