@@ -206,6 +206,52 @@ describe('admin accounts (e2e)', () => {
       await t.http.get('/admin/accounts?tenant=nope').set(bearer(admin)).expect(400);
     });
 
+    it('filters by sync state and counts the accounts in every state (issue 17 item 4)', async () => {
+      const all = await t.http.get('/admin/accounts?tenant=sandbox&limit=200').set(bearer(admin)).expect(200);
+      const states = ['syncing', 'synced', 'reconnect_required', 'error'];
+      const byState = Object.fromEntries(states.map((state) => [state, 0]));
+      for (const account of all.body.accounts as { syncStatus: string }[]) byState[account.syncStatus] += 1;
+      expect(all.body.counts).toEqual(byState);
+      expect(byState.error).toBeGreaterThanOrEqual(1); // the sandbox's simulated outage
+      for (const state of states) {
+        const filtered = await t.http
+          .get(`/admin/accounts?tenant=sandbox&limit=200&syncStatus=${state}`)
+          .set(bearer(admin))
+          .expect(200);
+        expect(filtered.body.accounts).toHaveLength(byState[state]);
+        expect(filtered.body.accounts.every((a: { syncStatus: string }) => a.syncStatus === state)).toBe(
+          true,
+        );
+        expect(filtered.body.counts).toEqual(byState); // counts cover every state, whatever the filter
+      }
+      const errors = await t.http.get('/admin/accounts?tenant=sandbox&syncStatus=error').set(bearer(admin));
+      expect(errors.body.accounts.map((a: { identity: string }) => a.identity)).toContain(
+        'sandbox:okx-outage',
+      );
+      // Across tenants the counts add up the tenants' counts.
+      const everywhere = await t.http.get('/admin/accounts?limit=1').set(bearer(admin)).expect(200);
+      const sandboxB = await t.http
+        .get('/admin/accounts?tenant=sandbox-b&limit=1')
+        .set(bearer(admin))
+        .expect(200);
+      for (const state of states) {
+        expect(everywhere.body.counts[state]).toBeGreaterThanOrEqual(
+          byState[state] + sandboxB.body.counts[state],
+        );
+      }
+      const bad = await t.http.get('/admin/accounts?syncStatus=broken').set(bearer(admin)).expect(400);
+      expect(bad.body.errors).toEqual({
+        syncStatus: ['syncStatus must be one of syncing, synced, reconnect_required, error.'],
+      });
+      // A cursor belongs to its filter: the unfiltered listing's cursor is refused with syncStatus.
+      const page = await t.http.get('/admin/accounts?limit=2').set(bearer(admin)).expect(200);
+      const mixed = await t.http
+        .get(`/admin/accounts?limit=2&syncStatus=synced&cursor=${encodeURIComponent(page.body.nextCursor)}`)
+        .set(bearer(admin));
+      expect(mixed.status).toBe(400);
+      expect(mixed.body.errors).toHaveProperty(['cursor']);
+    });
+
     it('answers an unknown account with 404 and a non-UUID with 400', async () => {
       await t.http
         .get('/admin/accounts/00000000-0000-4000-8000-000000000000?tenant=sandbox')

@@ -19,7 +19,7 @@ import {
 } from '../sources/index.js';
 import { TenancyRepository } from '../tenancy/tenancy.repository.js';
 import type { AccountRecord } from './account-record.js';
-import type { AccountEntity } from './entities/account.entity.js';
+import type { AccountEntity, SyncStatus } from './entities/account.entity.js';
 import { AccountsRepository, type AccountKeysetPosition } from './repositories/accounts.repository.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -117,16 +117,27 @@ export class AccountsService {
 
   // ---- Admin API (the internal admin team; cross-tenant by design) ----
 
+  /**
+   * A page of accounts of one tenant or all, optionally in one sync state, with the number of
+   * accounts in each state (the admin team's "what needs attention" view). A cursor is bound to
+   * its tenant and state filter.
+   */
   async adminList(
     tenantSlug: string | undefined,
     limit = DEFAULT_PAGE_SIZE,
     cursor?: string,
-  ): Promise<AccountPage & { tenants: Map<string, string> }> {
+    syncStatus?: SyncStatus,
+  ): Promise<AccountPage & { tenants: Map<string, string>; counts: Record<SyncStatus, number> }> {
     const tenantId = tenantSlug === undefined ? null : await this.tenantIdOf(tenantSlug);
-    const page = await this.page(`admin:${tenantId ?? '*'}`, 'admin-accounts', limit, cursor, (after, size) =>
-      this.accounts.adminListPage(tenantId, after, size),
+    const binding = `admin:${tenantId ?? '*'}${syncStatus ? `:${syncStatus}` : ''}`;
+    const page = await this.page(binding, 'admin-accounts', limit, cursor, (after, size) =>
+      this.accounts.adminListPage(tenantId, after, size, syncStatus ?? null),
     );
-    return { ...page, tenants: new Map((await this.tenancy.listTenants()).map((t) => [t.id, t.slug])) };
+    return {
+      ...page,
+      tenants: new Map((await this.tenancy.listTenants()).map((t) => [t.id, t.slug])),
+      counts: await this.accounts.adminCountBySyncStatus(tenantId),
+    };
   }
 
   /**

@@ -4,7 +4,7 @@ import { TenancyModule } from '../tenancy/tenancy.module.js';
 import { AdminMarketController } from './admin-market.controller.js';
 import { AdminMarketService } from './admin-market.service.js';
 import { AdminClientsController, AdminTenantsController } from './admin-tenancy.controller.js';
-import { AccountsModule } from './support/account-reads.js';
+import { AccountsModule, LedgerApiModule } from './support/account-reads.js';
 import { SupportController } from './support/support.controller.js';
 import { SupportReadsService } from './support/support-reads.service.js';
 
@@ -14,7 +14,7 @@ import { SupportReadsService } from './support/support-reads.service.js';
  * calls the services the CLI and the scheduler use (tenancy, market, accounts).
  */
 @Module({
-  imports: [TenancyModule, MarketModule, AccountsModule],
+  imports: [TenancyModule, MarketModule, AccountsModule, LedgerApiModule],
   controllers: [AdminTenantsController, AdminClientsController, AdminMarketController, SupportController],
   providers: [AdminMarketService, SupportReadsService],
 })

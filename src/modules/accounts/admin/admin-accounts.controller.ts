@@ -75,15 +75,17 @@ export class AdminAccountsController {
 
   @Get()
   @ApiOperation({
-    summary: 'List accounts with their state (one tenant or all)',
-    description: 'Without `tenant`, lists every tenant’s accounts; each row names its tenant.',
+    summary: 'List accounts with their state (one tenant or all), filtered by sync state, with counts',
+    description:
+      'Without `tenant`, lists every tenant’s accounts; each row names its tenant. `syncStatus` keeps the accounts in one state; `counts` gives the number of accounts in every state for the same tenant selection.',
   })
   @ApiOkResponse({ type: AdminAccountListDto })
   async list(@Query() query: AdminAccountsQueryDto): Promise<AdminAccountListDto> {
-    const page = await this.accounts.adminList(query.tenant, query.limit, query.cursor);
+    const page = await this.accounts.adminList(query.tenant, query.limit, query.cursor, query.syncStatus);
     return {
       accounts: page.accounts.map((a) => toAdminAccount(a, page.tenants.get(a.tenantId) ?? a.tenantId)),
       nextCursor: page.nextCursor,
+      counts: page.counts,
     };
   }
 

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { SYNC_STATUSES, type SyncStatus } from '../entities/account.entity.js';
 import { MAX_PAGE_SIZE } from '../accounts.service.js';
 import { toInteger } from '../../../common/validation/query-transforms.js';
 
@@ -32,4 +33,13 @@ export class AdminAccountsQueryDto extends PageQueryDto {
   @IsString()
   @Matches(/^[a-z0-9][a-z0-9-]{1,62}$/, { message: 'tenant must be a tenant slug.' })
   tenant?: string;
+
+  @ApiPropertyOptional({
+    enum: SYNC_STATUSES,
+    description:
+      'Only accounts in this sync state (e.g. `reconnect_required`, `error`); `counts` still covers every state.',
+  })
+  @IsOptional()
+  @IsIn(SYNC_STATUSES, { message: `syncStatus must be one of ${SYNC_STATUSES.join(', ')}.` })
+  syncStatus?: SyncStatus;
 }

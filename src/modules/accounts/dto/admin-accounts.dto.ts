@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SYNC_STATUSES, type SyncStatus } from '../entities/account.entity.js';
 import {
   IsObject,
   IsOptional,
@@ -157,6 +158,16 @@ export class AdminAccountListDto {
     description: 'Cursor of the next page; null on the last page.',
   })
   nextCursor: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    properties: Object.fromEntries(SYNC_STATUSES.map((status) => [status, { type: 'integer', minimum: 0 }])),
+    required: [...SYNC_STATUSES],
+    description:
+      'Accounts in each sync state for the tenant selection (all tenants, or `tenant`), whatever `syncStatus` filters.',
+    example: { syncing: 1, synced: 9, reconnect_required: 1, error: 1 },
+  })
+  counts: Record<SyncStatus, number>;
 }
 
 export class RefreshResultDto {

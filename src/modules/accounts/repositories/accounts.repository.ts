@@ -7,6 +7,7 @@ import type {
   ConnectionStatus,
   SyncStatus,
 } from '../entities/account.entity.js';
+import { SYNC_STATUSES } from '../entities/account.entity.js';
 import { runSql } from '../../../database/sql.js';
 
 export interface AccountKeysetPosition {
@@ -224,14 +225,32 @@ export class AccountsRepository {
     tenantId: string | null,
     after: AccountKeysetPosition | null,
     limit: number,
+    syncStatus: SyncStatus | null = null,
   ): Promise<AccountEntity[]> {
     const { rows } = await runSql<AccountRow>(
       this.m(),
       `SELECT * FROM account WHERE ($1::uuid IS NULL OR tenant_id = $1)
+         AND ($5::text IS NULL OR sync_status = $5)
          AND ($2::timestamptz IS NULL OR (created_on, id) > ($2::timestamptz, $3::uuid))
        ORDER BY created_on, id LIMIT $4`,
-      [tenantId, after?.createdOn ?? null, after?.id ?? null, limit],
+      [tenantId, after?.createdOn ?? null, after?.id ?? null, limit, syncStatus],
     );
     return rows.map(accountFromRow);
+  }
+
+  /** Accounts per sync state, of one tenant or of all (admin API); every state present, 0 included. */
+  async adminCountBySyncStatus(tenantId: string | null): Promise<Record<SyncStatus, number>> {
+    const { rows } = await runSql<{ sync_status: SyncStatus; count: string | number }>(
+      this.m(),
+      `SELECT sync_status, count(*) AS count FROM account WHERE ($1::uuid IS NULL OR tenant_id = $1)
+       GROUP BY sync_status`,
+      [tenantId],
+    );
+    const counts = Object.fromEntries(SYNC_STATUSES.map((status) => [status, 0])) as Record<
+      SyncStatus,
+      number
+    >;
+    for (const row of rows) counts[row.sync_status] = Number(row.count);
+    return counts;
   }
 }

@@ -7,6 +7,7 @@ export { AccountsModule, AccountsService, AdminAccountDto, toAdminAccount } from
 export {
   AccountDataService,
   BalancesResultDto,
+  LedgerApiModule,
   toBalancesResult,
   toTransactionRange,
   toTransactionsResult,
