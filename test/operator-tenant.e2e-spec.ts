@@ -164,7 +164,11 @@ describe('operator tenant and tenant-naming admin API (e2e)', () => {
   describe('the operator tenant holds no partner data', () => {
     it('has no accounts', async () => {
       const res = await t.http.get('/admin/accounts?tenant=operator').set(bearer(admin)).expect(200);
-      expect(res.body).toEqual({ accounts: [], nextCursor: null });
+      expect(res.body).toEqual({
+        accounts: [],
+        nextCursor: null,
+        counts: { syncing: 0, synced: 0, reconnect_required: 0, error: 0 },
+      });
       const all = await t.http.get('/admin/accounts?limit=200').set(bearer(admin)).expect(200);
       const tenants = new Set(all.body.accounts.map((a: { tenant: string }) => a.tenant));
       expect([...tenants].sort()).toEqual(['sandbox', 'sandbox-b']);
@@ -249,10 +253,14 @@ describe('a database seeded before the operator tenant existed (e2e)', () => {
         const admin = await second.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
         expect(claimsOf(admin)).toMatchObject({ tid: OPERATOR_TENANT_ID, scope: 'admin' });
         await second.http.get('/v1/api/accounts').set(bearer(admin)).expect(403);
-        await second.http.get('/admin/accounts?tenant=operator').set(bearer(admin)).expect(200, {
-          accounts: [],
-          nextCursor: null,
-        });
+        await second.http
+          .get('/admin/accounts?tenant=operator')
+          .set(bearer(admin))
+          .expect(200, {
+            accounts: [],
+            nextCursor: null,
+            counts: { syncing: 0, synced: 0, reconnect_required: 0, error: 0 },
+          });
       } finally {
         await second.close();
       }

@@ -160,7 +160,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header' as const,
   required: false,
   description:
-    'Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client.',
+    'Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 

@@ -24,8 +24,8 @@ export interface IdempotentCaller {
 export type Admission = { kind: 'execute' } | { kind: 'replay'; response: StoredResponse };
 
 /**
- * Idempotency-Key semantics (Stripe's): the first request with a key executes and its response
- * is kept for 24 hours; a retry with the same key and the same request gets that response again;
+ * Idempotency-Key semantics (Stripe's): the first request with a key executes and its successful
+ * response is kept for 24 hours; a retry with the same key and the same request gets that response again;
  * the same key with another request is refused (422); a retry while the first still runs is
  * told to wait (409, Retry-After).
  */
@@ -97,9 +97,11 @@ export class IdempotencyService {
 }
 
 /**
- * Responses a retry must see again. Not kept (Stripe's rules): 400 validation failures, which
- * executed nothing; 429 and 5xx, which a retry should try again.
+ * Responses a retry sees again: successes only. An error wrote nothing (every write is one
+ * transaction), so a retry executes again and gets an answer about the state of now, with its own
+ * traceId (a replayed error would carry the first request's). This is where we differ from
+ * Stripe, which also replays 4xx answers (docs/idempotency.md).
  */
 function isFinal(status: number): boolean {
-  return status < 500 && status !== 400 && status !== 429;
+  return status >= 200 && status < 300;
 }

@@ -26,8 +26,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List accounts with their state (one tenant or all)
-         * @description Without `tenant`, lists every tenant’s accounts; each row names its tenant.
+         * List accounts with their state (one tenant or all), filtered by sync state, with counts
+         * @description Without `tenant`, lists every tenant’s accounts; each row names its tenant. `syncStatus` keeps the accounts in one state; `counts` gives the number of accounts in every state for the same tenant selection.
          */
         get: operations["AdminAccountsController_list"];
         put?: never;
@@ -957,6 +957,21 @@ export interface components {
         AdminAccountListDto: {
             /** @description The page of accounts, oldest first. */
             accounts: components["schemas"]["AdminAccountDto"][];
+            /**
+             * @description Accounts in each sync state for the tenant selection (all tenants, or `tenant`), whatever `syncStatus` filters.
+             * @example {
+             *       "syncing": 1,
+             *       "synced": 9,
+             *       "reconnect_required": 1,
+             *       "error": 1
+             *     }
+             */
+            counts?: {
+                error: number;
+                reconnect_required: number;
+                synced: number;
+                syncing: number;
+            };
             /** @description Cursor of the next page; null on the last page. */
             nextCursor: string | null;
         };
@@ -2784,6 +2799,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size, default 50, at most 200. */
                 limit?: number;
+                /** @description Only accounts in this sync state (e.g. `reconnect_required`, `error`); `counts` still covers every state. */
+                syncStatus?: "syncing" | "synced" | "reconnect_required" | "error";
                 /** @description Tenant slug; all tenants when absent. */
                 tenant?: string;
             };
@@ -2868,7 +2885,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3080,7 +3097,7 @@ export interface operations {
                 tenant: string;
             };
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3195,7 +3212,7 @@ export interface operations {
                 tenant: string;
             };
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3316,7 +3333,7 @@ export interface operations {
                 tenant: string;
             };
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3512,7 +3529,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3725,7 +3742,7 @@ export interface operations {
                 tenant: string;
             };
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3841,7 +3858,7 @@ export interface operations {
                 tenant: string;
             };
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3957,7 +3974,7 @@ export interface operations {
                 tenant: string;
             };
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4071,7 +4088,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4555,7 +4572,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4762,7 +4779,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5044,7 +5061,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5250,7 +5267,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5376,7 +5393,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5909,7 +5926,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6112,7 +6129,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6229,7 +6246,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6341,7 +6358,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the first request with a key executes and its response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. 400, 429 and 5xx responses are not kept. Keys are per API client. */
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
