@@ -126,7 +126,23 @@ async function withSeededRandom(convert) {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     },
   });
-  return convert();
+  // Its date-time values are offsets from the current time: the conversion runs with a clock
+  // fixed at the API version's epoch, so a collection generated later is the same file.
+  const RealDate = globalThis.Date;
+  const fixed = RealDate.UTC(2026, 0, 1);
+  globalThis.Date = class FixedDate extends RealDate {
+    constructor(...args) {
+      super(...(args.length === 0 ? [fixed] : args));
+    }
+    static now() {
+      return fixed;
+    }
+  };
+  try {
+    return await convert();
+  } finally {
+    globalThis.Date = RealDate;
+  }
 }
 
 /**
