@@ -11,7 +11,6 @@ export type { Snapshot, SnapshotAsset } from './repositories/balance-snapshots.r
 export {
   toLedgerEntry,
   type ChecksumFilters,
-  type ChecksumSourceRow,
   type StoredTransaction,
   type TransactionRange,
 } from './repositories/transactions.repository.js';

@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { LedgerEntry } from '../../domain/cost-basis/index.js';
 import { BalanceSnapshotsRepository, type Snapshot } from './repositories/balance-snapshots.repository.js';
 import {
   toLedgerEntry,
   TransactionsRepository,
-  type ChecksumFilters,
-  type ChecksumSourceRow,
   type StoredTransaction,
   type TransactionKeysetPosition,
   type TransactionRange,
@@ -68,18 +65,5 @@ export class LedgerService {
   /** The stored balance snapshots of the given accounts, by account id (accounts without one are absent). */
   snapshotsOf(tenantId: string, accountIds: readonly string[]): Promise<Map<string, Snapshot>> {
     return this.snapshots.findMany(tenantId, accountIds);
-  }
-
-  /**
-   * The integrity checksum's rows in byte order, one keyset page at a time. Runs inside the
-   * caller's read-only transaction (`manager`), so every page sees one state of the data.
-   */
-  checksumPages(
-    tenantId: string,
-    filters: ChecksumFilters,
-    pageSize: number,
-    manager: EntityManager,
-  ): AsyncIterable<ChecksumSourceRow[]> {
-    return this.transactions.checksumPages(tenantId, filters, pageSize, manager);
   }
 }

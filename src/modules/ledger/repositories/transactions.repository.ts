@@ -30,18 +30,6 @@ export interface TransactionRange {
   readonly toExclusive: Date | null;
 }
 
-/** The fields the integrity checksum hashes (docs/checksum.md), as text. */
-export interface ChecksumSourceRow {
-  readonly accountId: string;
-  readonly transactionId: string;
-  readonly symbol: string;
-  readonly direction: string;
-  readonly amount: string;
-  readonly price: string | null;
-  /** ISO 8601 UTC with milliseconds. */
-  readonly timestamp: string;
-}
-
 export interface ChecksumFilters {
   readonly platform?: string;
   readonly collectionId?: string;
@@ -254,65 +242,5 @@ export class TransactionsRepository {
       [tenantId, [...accountIds]],
     );
     return rows.map((r) => r.symbol);
-  }
-
-  /**
-   * Integrity checksum rows of the tenant, narrowed by the filters (AND), in (accountId,
-   * transactionId) byte order, as keyset pages: memory holds one page, whatever the row count.
-   * account_id is a uuid (its order equals that of its lower-case text) and transaction_id is
-   * COLLATE "C", so this is exactly docs/checksum.md's order, on PGlite and Postgres alike.
-   * Only the hashed fields are read, the timestamp already as ISO 8601 UTC text (parsing a
-   * million timestamps into Dates costs more than the hashing).
-   */
-  async *checksumPages(
-    tenantId: string,
-    filters: ChecksumFilters,
-    pageSize: number,
-    manager: EntityManager,
-  ): AsyncGenerator<ChecksumSourceRow[]> {
-    const accountConditions: string[] = [];
-    const filterParams: unknown[] = [];
-    const filterParam = (value: unknown) => `$${filterParams.push(value) + 1}`;
-    if (filters.platform !== undefined)
-      accountConditions.push(`a.platform = ${filterParam(filters.platform)}`);
-    if (filters.collectionId !== undefined)
-      accountConditions.push(`a.collection_id = ${filterParam(filters.collectionId)}::uuid`);
-    if (filters.identity !== undefined)
-      accountConditions.push(`a.identity = ${filterParam(filters.identity)}`);
-    const accountFilter = accountConditions.length
-      ? `AND t.account_id IN (SELECT a.id FROM account a WHERE a.tenant_id = $1 AND ${accountConditions.join(' AND ')})`
-      : '';
-    const page = async (after: ChecksumSourceRow | null): Promise<ChecksumSourceRow[]> => {
-      const params: unknown[] = [tenantId, ...filterParams];
-      const param = (value: unknown) => `$${params.push(value)}`;
-      const keyset = after
-        ? `AND (t.account_id, t.transaction_id) > (${param(after.accountId)}::uuid, ${param(after.transactionId)}::varchar COLLATE "C")`
-        : '';
-      const { rows } = await runSql<ChecksumSourceRow>(
-        manager,
-        `SELECT t.account_id AS "accountId", t.transaction_id AS "transactionId", t.symbol, t.direction, t.amount,
-           t.price_usd AS price,
-           to_char(t.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp
-         FROM "transaction" t
-         WHERE t.tenant_id = $1 ${accountFilter} ${keyset}
-         ORDER BY t.account_id, t.transaction_id
-         LIMIT ${param(pageSize)}`,
-        params,
-      );
-      return rows;
-    };
-    // The next page is requested before the current one is handed out, so the database works on
-    // it while the caller hashes: at most two pages are in memory.
-    let next: Promise<ChecksumSourceRow[]> | null = page(null);
-    try {
-      while (next) {
-        const rows: ChecksumSourceRow[] = await next;
-        next = rows.length === pageSize ? page(rows[rows.length - 1]) : null;
-        if (rows.length > 0) yield rows;
-      }
-    } finally {
-      // A caller that stops early leaves one page in flight: never an unhandled rejection.
-      void next?.catch(() => undefined);
-    }
   }
 }
