@@ -4,6 +4,7 @@
  */
 import { NestFactory } from '@nestjs/core';
 import helmet from 'helmet';
+import type { NextFunction, Request, Response } from 'express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
@@ -55,18 +56,58 @@ export async function createApp(
 }
 
 /**
- * helmet's defaults (nosniff, frame and referrer policies, a same-origin CSP) with two changes:
- * HSTS only in production (a development server on http://localhost must not pin HTTPS in the
- * browser), and `upgrade-insecure-requests` likewise only in production, as on plain http it
- * would send Swagger UI's own scripts to an https port nobody listens on. The default CSP suits
- * Swagger UI as served by @nestjs/swagger: external same-origin scripts, inline styles, data:
- * images (its online validator badge is switched off in swagger.ts).
+ * Two sets of headers, both from helmet (docs/decisions.md, "Security headers: pages and API
+ * answers"):
+ *
+ * - **Swagger UI** (`/docs` and its assets), the only HTML this service serves: helmet's defaults
+ *   (nosniff, frame and referrer policies, a same-origin CSP, cross-origin isolation headers),
+ *   with `upgrade-insecure-requests` only in production, as on plain http it would send Swagger
+ *   UI's own scripts to an https port nobody listens on. The default CSP suits Swagger UI as
+ *   served by @nestjs/swagger: external same-origin scripts, inline styles, data: images (its
+ *   online validator badge is switched off in swagger.ts).
+ * - **Every other answer** (JSON and problem+json, never rendered as a page): the headers OWASP's
+ *   REST Security Cheat Sheet lists for API responses: `nosniff`, `X-Frame-Options: DENY` and a
+ *   CSP of `default-src 'none'; frame-ancestors 'none'` (nothing in it may load or be framed),
+ *   `Referrer-Policy: no-referrer`, and `Cross-Origin-Resource-Policy: same-origin`. The
+ *   page-only headers (cross-origin opener policy, origin-agent-cluster, DNS prefetch, download
+ *   options, legacy XSS filter, Flash/PDF policies) mean nothing for JSON, and each header is set
+ *   and validated on every answer of the endpoint partners poll.
+ *
+ * HSTS on both, only in production (a development server on http://localhost must not pin HTTPS
+ * in the browser).
  */
 export function securityHeaders(config: AppConfig) {
-  return helmet({
-    strictTransportSecurity: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  const strictTransportSecurity = config.isProduction
+    ? { maxAge: 31_536_000, includeSubDomains: true }
+    : false;
+  const page = helmet({
+    strictTransportSecurity,
     contentSecurityPolicy: {
       directives: { upgradeInsecureRequests: config.isProduction ? [] : null },
     },
   });
+  const api = helmet({
+    strictTransportSecurity,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    },
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+  return function securityHeadersOf(req: Request, res: Response, next: NextFunction): void {
+    (isSwaggerUi(req.url) ? page : api)(req, res, next);
+  };
+}
+
+/** `/docs`, `/docs/` and its assets (`/docs/swagger-ui.css`, …); not `/docs-json`. */
+function isSwaggerUi(url: string): boolean {
+  return url.startsWith('/docs') && (url.length === 5 || url[5] === '/' || url[5] === '?');
 }

@@ -2,7 +2,8 @@
  * Security headers (issue #13 item 12, helmet): every answer says `X-Content-Type-Options: nosniff`
  * and never `X-Powered-By`, envelope and problem bodies alike, the cached balances fast path (which
  * writes its answers itself) included; HSTS only in production; Swagger UI keeps a policy it can
- * work under (the browser test drives it).
+ * work under (the browser test drives it). API answers carry the OWASP REST set (nothing may load
+ * or frame them); only the Swagger UI page carries helmet's page headers (docs/decisions.md).
  */
 import { jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -19,11 +20,36 @@ import {
   type TestApp,
 } from './support/test-app.js';
 
+const PAGE_ONLY = [
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
+/** An API answer (JSON or problem+json): OWASP's REST headers, no page headers. */
 const expectBaseline = (res: Response) => {
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(res.headers['x-powered-by']).toBeUndefined();
+  expect(res.headers['x-frame-options']).toBe('DENY');
+  expect(res.headers['referrer-policy']).toBe('no-referrer');
+  expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+  expect(String(res.headers['content-security-policy'])).toMatch(
+    /^default-src 'none';\s*frame-ancestors 'none'(;\s*upgrade-insecure-requests)?$/,
+  );
+  for (const header of PAGE_ONLY) expect(res.headers[header]).toBeUndefined();
+};
+
+/** The Swagger UI page and its assets: helmet's defaults. */
+const expectPage = (res: Response) => {
   expect(res.headers['x-content-type-options']).toBe('nosniff');
   expect(res.headers['x-powered-by']).toBeUndefined();
   expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
   expect(res.headers['referrer-policy']).toBe('no-referrer');
+  expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+  expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
 };
 
 describe('security headers (e2e)', () => {
@@ -79,14 +105,17 @@ describe('security headers (e2e)', () => {
 
   it('let Swagger UI load its own scripts and styles (same-origin policy, no external validator)', async () => {
     const page = await t.http.get('/docs').redirects(1).expect(200);
-    expectBaseline(page);
+    expectPage(page);
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).toMatch(/style-src 'self'[^;]* 'unsafe-inline'/);
     expect(csp).toContain("img-src 'self' data:");
     expect(csp).not.toContain('upgrade-insecure-requests'); // would break http://localhost
     const init = await t.http.get('/docs/swagger-ui-init.js').expect(200);
+    expectPage(init);
     expect(init.text).toContain('"validatorUrl": null');
+    // The document itself is JSON, not a page.
+    expectBaseline(await t.http.get('/docs-json').expect(200));
   });
 });
 
@@ -109,7 +138,7 @@ describe('security headers in production (e2e)', () => {
     await dropSchema?.();
   });
 
-  it('add HSTS (one year, subdomains) and upgrade-insecure-requests', async () => {
+  it('add HSTS (one year, subdomains) everywhere and upgrade-insecure-requests to the page', async () => {
     const http = request(app.getHttpServer());
     for (const res of [
       await http.get('/api/status').expect(401),
@@ -117,7 +146,10 @@ describe('security headers in production (e2e)', () => {
     ]) {
       expectBaseline(res);
       expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-      expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
     }
+    const page = await http.get('/docs').redirects(1).expect(200);
+    expectPage(page);
+    expect(page.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    expect(String(page.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
   });
 });

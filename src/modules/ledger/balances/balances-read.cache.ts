@@ -15,7 +15,9 @@ type Cached = Pick<Entry, 'account' | 'snapshot'>;
  */
 export interface RenderedBalances {
   readonly cacheAgeSeconds: number | null;
-  readonly bytes: Buffer;
+  /** The JSON text; written as a string so Node sends headers and body in one write. */
+  readonly text: string;
+  /** Its length in UTF-8 bytes, the Content-Length. */
   readonly length: string;
 }
 

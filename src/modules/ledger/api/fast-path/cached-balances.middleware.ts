@@ -108,7 +108,7 @@ export class CachedBalancesMiddleware implements NestMiddleware<ServiceRequest, 
     response.setHeader('Cache-Status', cacheStatus(false));
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.setHeader('Content-Length', body.length);
-    response.end(body.bytes);
+    response.end(body.text, 'utf8');
   }
 
   /**
@@ -120,8 +120,8 @@ export class CachedBalancesMiddleware implements NestMiddleware<ServiceRequest, 
     const age = view.freshness.cacheAgeSeconds;
     const known = view.memo.rendered;
     if (known?.cacheAgeSeconds === age) return known;
-    const bytes = Buffer.from(JSON.stringify(envelope(toBalancesResult(view), 200)));
-    const rendered = { cacheAgeSeconds: age, bytes, length: String(bytes.length) };
+    const text = JSON.stringify(envelope(toBalancesResult(view), 200));
+    const rendered = { cacheAgeSeconds: age, text, length: String(Buffer.byteLength(text, 'utf8')) };
     view.memo.rendered = rendered;
     return rendered;
   }
