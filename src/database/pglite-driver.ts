@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { PGlite, types, type PGliteOptions, type Results } from '@electric-sql/pglite';
 import { lockDataDirectory, unlockDataDirectory } from './data-dir-lock.js';
+import { templateFor } from './pglite-template.js';
 
 type QueryCallback = (error: Error | null, result?: unknown) => void;
 type ReleaseCallback = (error?: unknown) => void;
@@ -73,7 +74,8 @@ class PGliteClient extends EventEmitter {
 /**
  * Builds the `driver` module TypeORM expects, bound to one PGlite database. Nothing is opened
  * until TypeORM creates the pool (DataSource.initialize): then the data directory is locked for
- * this process (data-dir-lock.ts), created if missing, and opened; closing the pool closes the
+ * this process (data-dir-lock.ts), created if missing (from the build's template when there is
+ * one: pglite-template.ts), and opened; closing the pool closes the
  * database and releases the lock.
  */
 export function createPGliteDriverModule(
@@ -90,7 +92,9 @@ export function createPGliteDriverModule(
       super();
       if (lockDirectory) lockDataDirectory(lockDirectory);
       if (dataDir) mkdirSync(dataDir, { recursive: true });
-      this.db = new PGlite(dataDir, options);
+      // A directory without a cluster yet starts from the build's template (pglite-template.ts).
+      const template = dataDir && !options.loadDataDir ? templateFor(dataDir) : undefined;
+      this.db = new PGlite(dataDir, template ? { ...options, loadDataDir: template } : options);
       this.client = new PGliteClient(this.db);
     }
 
