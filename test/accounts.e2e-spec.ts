@@ -361,6 +361,8 @@ describe('accounts (e2e)', () => {
           'realizedGainLoss',
           'unrealizedGainLoss',
           'costBasisMethod',
+          'reconciliation',
+          'review',
           'refreshed',
           'cacheAgeSeconds',
           ...STATE_KEYS,

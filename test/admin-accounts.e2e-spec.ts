@@ -319,6 +319,7 @@ describe('admin accounts (e2e)', () => {
         inserted: history.length,
         updated: 0,
         unchanged: 0,
+        format: 'csv',
       });
       const again = await importCsv(
         t,

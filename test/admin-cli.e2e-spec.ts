@@ -63,6 +63,7 @@ describe('accounts CLI (e2e)', () => {
       inserted: history.length,
       updated: 0,
       unchanged: 0,
+      format: 'csv',
     });
 
     const listed = await cli('accounts', 'list', '--tenant', 'cli-firm');

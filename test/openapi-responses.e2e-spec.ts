@@ -13,6 +13,14 @@
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import type { Response, Test } from 'supertest';
 import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
+import {
+  ConnectorRegistry,
+  SourceAuthorizationError,
+  SourceUnavailableError,
+  singlePage,
+  type ConnectorRequest,
+  type SourceConnector,
+} from '../src/modules/sources/index.js';
 import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
 
 type Json = Record<string, unknown>;
@@ -109,7 +117,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // A loopback port nobody listens on: the link flow's first refresh fails fast, offline.
+    t = await startTestApp({ ESPLORA_BASE_URL: 'http://127.0.0.1:9' });
     served = (await t.http.get('/docs-json').expect(200)).body;
     api = new OpenAPIBackend({
       definition: forValidation(served) as unknown as Document,
@@ -226,6 +235,82 @@ describe('OpenAPI document against live responses (e2e)', () => {
     expect(problems).toEqual([]);
   });
 
+  it('link flow operations answer as documented (issue 15; envelope)', async () => {
+    // A stand-in for an exchange source linked with credentials, as the ccxt sources declare themselves.
+    const exchange: SourceConnector = {
+      describe: () => ({
+        summary: '`openapi-ex` (test)',
+        synthetic: false,
+        options: {},
+        linking: { platforms: ['openapi-ex'], accepts: ['credentials'] },
+      }),
+      verifyCredentials: async ({ credentials }: ConnectorRequest) => {
+        if (credentials?.['apiKey'] === 'refused') throw new SourceAuthorizationError();
+        if (credentials?.['apiKey'] === 'down') throw new SourceUnavailableError();
+      },
+      fetch: async () => ({ status: 'ready', mode: 'full', pages: singlePage([]), reportedBalances: null }),
+    };
+    // Registered under a catalogued source name, so the admin answer's `source` is one of its enum.
+    const restore = t.app.get(ConnectorRegistry).register('ethereum', exchange);
+    try {
+      const link = 'POST /v1/api/accounts';
+      const post = (body: object) => t.http.post('/v1/api/accounts').set(bearer(partner)).send(body);
+      const linked = await call(
+        link,
+        post({ platform: 'openapi-ex', identity: 'openapi-link', credentials: { apiKey: 'ok' } }),
+      );
+      expect(linked.status).toBe(202);
+      const id = linked.body.result.accountId as string;
+      await call(
+        link,
+        post({
+          platform: 'bitcoin',
+          identity: 'openapi-btc',
+          address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+        }),
+      );
+      await call(link, post({ platform: 'nasdaq', identity: 'x', address: 'bc1q' }));
+      await call(
+        link,
+        post({ platform: 'openapi-ex', identity: 'openapi-link', credentials: { apiKey: 'ok' } }),
+      );
+      await call(link, post({ platform: 'openapi-ex', identity: 'x', credentials: { apiKey: 'refused' } }));
+      await call(link, post({ platform: 'openapi-ex', identity: 'x', credentials: { apiKey: 'down' } }));
+
+      const reconnect = 'PUT /v1/api/accounts/{accountId}/credentials';
+      const put = (accountId: string, body: object) =>
+        t.http.put(`/v1/api/accounts/${accountId}/credentials`).set(bearer(partner)).send(body);
+      await call(reconnect, put(id, { credentials: { apiKey: 'ok-2' } }));
+      await call(reconnect, put(id, { credentials: { apiKey: 'refused' } }));
+      await call(reconnect, put(NOBODY, { credentials: { apiKey: 'ok' } }));
+      await call(reconnect, put(id, {}));
+
+      const adminReconnect = 'PUT /admin/accounts/{accountId}/credentials';
+      await call(
+        adminReconnect,
+        t.http
+          .put(`/admin/accounts/${id}/credentials?tenant=sandbox`)
+          .set(bearer(admin))
+          .send({ credentials: { apiKey: 'ok-3' } }),
+      );
+      await call(
+        adminReconnect,
+        t.http
+          .put(`/admin/accounts/${NOBODY}/credentials?tenant=sandbox`)
+          .set(bearer(admin))
+          .send({ credentials: { apiKey: 'ok' } }),
+      );
+
+      const unlink = 'DELETE /v1/api/accounts/{accountId}';
+      await call(unlink, t.http.delete(`/v1/api/accounts/${id}`).set(bearer(partner)));
+      await call(unlink, t.http.delete(`/v1/api/accounts/${id}`).set(bearer(partner)));
+      await call(unlink, t.http.delete('/v1/api/accounts/not-a-uuid').set(bearer(partner)));
+    } finally {
+      restore();
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('admin operations answer as documented', async () => {
     const create = 'POST /admin/accounts';
     const created = await call(
@@ -270,6 +355,25 @@ describe('OpenAPI document against live responses (e2e)', () => {
         .set(bearer(admin))
         .type('text/csv')
         .send(`${csv}tx-2,yesterday,BTC,buy,1,1,,\n`),
+    );
+    // The multipart upload of an exchange export (docs/sources.md, "Export files"): a success, a 413.
+    const kraken =
+      '"txid","ordertxid","pair","time","type","ordertype","price","cost","fee","vol","margin","misc","ledgers"\n' +
+      '"TX-1","OX-1","XXBTZUSD","2024-01-15 12:00:00","buy","limit","42500","4250","6.8","0.1","0","",""\n';
+    await call(
+      importCsv,
+      t.http
+        .post(`/admin/accounts/${id}/import?tenant=sandbox`)
+        .set(bearer(admin))
+        .attach('file', Buffer.from(kraken), 'trades.csv')
+        .field('format', 'kraken-trades'),
+    );
+    await call(
+      importCsv,
+      t.http
+        .post(`/admin/accounts/${id}/import?tenant=sandbox`)
+        .set(bearer(admin))
+        .attach('file', Buffer.alloc(20 * 1024 * 1024 + 1, 'a'), 'big.csv'),
     );
 
     const refresh = 'POST /admin/accounts/{accountId}/refresh';
@@ -617,7 +721,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
       }
     }
     expect(missing).toEqual([]);
-    // 31 + GET, PUT and DELETE of /qsim/assumptions (issue 20) + the 13 admin API operations of issue 17 item 4.
-    expect(outcomes.size).toBe(31 + 3 + 13);
+    // 31 + GET, PUT and DELETE of /qsim/assumptions (issue 20) + the 13 admin API operations of issue 17 item 4
+    // + the link flow's POST, PUT credentials and DELETE of /v1/api/accounts and the admin reconnect (issue 15).
+    expect(outcomes.size).toBe(31 + 3 + 13 + 4);
   });
 });

@@ -134,10 +134,15 @@ describe('OpenAPI document (e2e)', () => {
 
   it('describes each /v1/api success in the envelope {isError: false, message, result, statusCode}', () => {
     const enveloped = operations().filter(({ path }) => path.startsWith('/v1/api/'));
-    expect(enveloped).toHaveLength(7);
+    expect(enveloped).toHaveLength(10);
     for (const { key, operation } of enveloped) {
       const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
       expect([key, success.length]).toEqual([key, 1]);
+      // A 204 (DELETE /v1/api/accounts/{id}) has no body to wrap.
+      if (success[0][0] === '204') {
+        expect([key, success[0][1].content]).toEqual([key, undefined]);
+        continue;
+      }
       const schema = resolve(success[0][1].content?.['application/json']?.schema);
       expect([key, schema.required?.sort()]).toEqual([key, ['isError', 'message', 'result', 'statusCode']]);
       expect(schema.properties?.isError).toMatchObject({ type: 'boolean', enum: [false] });
@@ -230,8 +235,8 @@ describe('OpenAPI document (e2e)', () => {
       const definition = schemaOf(schema).properties![property];
       return definition.enum ?? definition.items?.enum;
     };
-    expect(enumOf('CreateAccountDto', 'source')).toEqual(['sandbox', 'csv']);
-    expect(enumOf('AdminAccountDto', 'source')).toEqual(['sandbox', 'csv']);
+    expect(enumOf('CreateAccountDto', 'source')).toEqual(['sandbox', 'csv', 'bitcoin', 'ethereum']);
+    expect(enumOf('AdminAccountDto', 'source')).toEqual(['sandbox', 'csv', 'bitcoin', 'ethereum']);
     expect(enumOf('AdminAccountDto', 'syncStatus')).toEqual([
       'syncing',
       'synced',

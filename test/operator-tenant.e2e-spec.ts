@@ -150,6 +150,7 @@ describe('operator tenant and tenant-naming admin API (e2e)', () => {
         inserted: 13,
         updated: 0,
         unchanged: 0,
+        format: 'csv',
       });
       const refreshed = await t.http
         .post(`/admin/accounts/${accountId}/refresh?tenant=sandbox-b`)

@@ -15,6 +15,7 @@ import { ClockModule } from '../common/clock/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { AccountsModule, AccountsService, toAdminAccount } from '../modules/accounts/index.js';
 import { SandboxSeedRegistry } from '../modules/sandbox/sandbox-seed.registry.js';
+import { IMPORT_FORMATS } from '../modules/sources/index.js';
 
 @SubCommand({ name: 'list', description: 'List accounts with their state (one tenant or all)' })
 export class AccountsListCommand extends CommandRunner {
@@ -153,14 +154,25 @@ async function readInputFile(file: string): Promise<string> {
 @SubCommand({
   name: 'import',
   arguments: '<accountId> <file>',
-  description: 'Import a CSV file (docs/csv-format.md) into a csv account: all rows or none',
+  description:
+    'Import a CSV file (docs/csv-format.md) or an exchange export (docs/sources.md, "Export files") into a csv account: all rows or none',
 })
 export class AccountsImportCommand extends CommandRunner {
   constructor(private readonly accounts: AccountsService) {
     super();
   }
 
-  async run([accountId, file]: string[]): Promise<void> {
+  @Option({
+    flags: '--format <format>',
+    description: `The file's format (${IMPORT_FORMATS.join(', ')}); default: detected from its header row`,
+  })
+  parseFormat(value: string): string {
+    if (!(IMPORT_FORMATS as readonly string[]).includes(value))
+      throw new Error(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
+    return value;
+  }
+
+  async run([accountId, file]: string[], options: { format?: string } = {}): Promise<void> {
     const csv = await readInputFile(file!);
     const account = await this.accounts.adminFind(accountId!);
     const estimatedRows = Math.max(0, csv.split('\n').filter((line) => line.trim() !== '').length - 1);
@@ -175,13 +187,19 @@ export class AccountsImportCommand extends CommandRunner {
     );
     bar.start(estimatedRows, 0, { phase: 'checking' });
     try {
-      const summary = await this.accounts.importCsv(account.tenantId, account.id, csv, {
-        parsed: (rows) => bar.update(Math.min(rows, estimatedRows)),
-        written: (rows, total) => {
-          if (rows === 0 || bar.getTotal() !== total) bar.setTotal(total);
-          bar.update(rows, { phase: 'writing ' });
+      const summary = await this.accounts.importCsv(
+        account.tenantId,
+        account.id,
+        csv,
+        {
+          parsed: (rows) => bar.update(Math.min(rows, estimatedRows)),
+          written: (rows, total) => {
+            if (rows === 0 || bar.getTotal() !== total) bar.setTotal(total);
+            bar.update(rows, { phase: 'writing ' });
+          },
         },
-      });
+        options.format,
+      );
       bar.update(summary.rows, { phase: 'done    ' });
       bar.stop();
       console.log(JSON.stringify({ accountId: account.id, ...summary }));

@@ -203,6 +203,16 @@ export class AppConfig {
   @IsBoolean()
   SCHEDULER_ENABLED = true;
 
+  /**
+   * Per-source refresh schedule overrides (docs/sources.md, "Scheduling"), JSON:
+   * `{"<source>": {"intervalMs"?, "maxConcurrent"?, "backoff"?: {"baseMs"?, "capMs"?, "jitter"?}}}`.
+   * Checked at start-up (sources/refresh/source-schedule.ts).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  REFRESH_SCHEDULES?: string;
+
   @IsIn(['sandbox', 'coingecko'])
   MARKET_PROVIDER: 'sandbox' | 'coingecko' = 'sandbox';
 
@@ -215,6 +225,24 @@ export class AppConfig {
   @IsOptional()
   @IsString()
   COINGECKO_API_KEY?: string;
+
+  /** Esplora REST API of the bitcoin source (Blockstream's or mempool.space's, or your own). */
+  @IsUrl({ require_tld: false, require_protocol: true })
+  ESPLORA_BASE_URL = 'https://blockstream.info/api';
+
+  /** Etherscan-compatible account API of the ethereum source (v2 takes `chainid=1`). */
+  @IsUrl({ require_tld: false, require_protocol: true })
+  ETHERSCAN_BASE_URL = 'https://api.etherscan.io/v2/api';
+
+  /** The operator's Etherscan API key (never an end client's; never logged). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  ETHERSCAN_API_KEY?: string;
+
+  /** Ethereum JSON-RPC endpoint of the ethereum source's balances. */
+  @IsUrl({ require_tld: false, require_protocol: true })
+  ETHEREUM_RPC_URL = 'https://ethereum-rpc.publicnode.com';
 
   /**
    * Benchmark CAGR (a fraction) that /roi/projection's benchmark_diff compares with. Default 0.10:
@@ -361,6 +389,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     'ENCRYPTION_KEY',
     'COINGECKO_BASE_URL',
     'COINGECKO_API_KEY',
+    'ETHERSCAN_API_KEY',
     'TRUST_PROXY',
     'OTEL_EXPORTER_OTLP_ENDPOINT',
     'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',

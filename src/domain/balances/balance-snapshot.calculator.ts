@@ -69,11 +69,9 @@ export function computeBalanceSnapshots(input: SnapshotInput): Snapshot[] {
       realizedGainUsd: sum(assets.map((a) => a.realizedGainUsd)),
       unrealizedGainUsd: sum(assets.map((a) => a.unrealizedGainUsd)),
       reportedBalances: reported,
-      issue: shortfall
-        ? shortfallIssue(shortfall, input.entries)
-        : reported
-          ? reportedMismatch(reported, assets)
-          : null,
+      // A disagreement with source-reported balances is not an issue (no 422): the balances carry
+      // the reconciliation and the account is marked for review (reconciliation.ts).
+      issue: shortfall ? shortfallIssue(shortfall, input.entries) : null,
       assets,
     };
   });
@@ -96,27 +94,4 @@ function shortfallIssue(issue: InsufficientHoldingsIssue, entries: readonly Ledg
     symbol: issue.symbol,
     missingQuantity: issue.missingQuantity,
   };
-}
-
-/** A source that reports balances must agree with the history it reports. */
-function reportedMismatch(
-  reported: Readonly<Record<string, string>>,
-  assets: readonly SnapshotAsset[],
-): SnapshotIssue | null {
-  const calculated = new Map(assets.map((a) => [a.symbol, a.quantity]));
-  const symbols = [...new Set([...Object.keys(reported), ...calculated.keys()])].sort();
-  for (const symbol of symbols) {
-    const source = canonicalDecimal(reported[symbol] ?? '0');
-    const history = canonicalDecimal(calculated.get(symbol) ?? '0');
-    if (source !== history) {
-      return {
-        reason: 'inconsistent_history',
-        detail:
-          `The transaction history is inconsistent: the source reports ${source} ${symbol} but the ` +
-          `transactions account for ${history} ${symbol}, so no honest cost basis exists.`,
-        symbol,
-      };
-    }
-  }
-  return null;
 }

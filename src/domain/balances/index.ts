@@ -6,3 +6,11 @@
 export { computeBalanceSnapshots, type SnapshotInput } from './balance-snapshot.calculator.js';
 export type { Snapshot, SnapshotAsset, SnapshotIssue } from './balance-snapshot.types.js';
 export { SnapshotExclusionReason, snapshotExclusionReason } from './snapshot-exclusion.js';
+export {
+  DEFAULT_DUST_THRESHOLD,
+  DUST_THRESHOLDS,
+  dustThreshold,
+  reconcileBalances,
+  reconciliationReviewReason,
+  type AssetReconciliation,
+} from './reconciliation.js';

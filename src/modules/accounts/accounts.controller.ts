@@ -1,5 +1,25 @@
-import { Controller, Get, Param, Query, UseInterceptors } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { EnvelopeInterceptor } from '../../common/interceptors/envelope.interceptor.js';
@@ -8,7 +28,18 @@ import { UuidParam } from '../../common/validation/validation.js';
 import { toCollectionResult, toIdentityResult, toListItem } from './accounts.mapper.js';
 import { AccountsService } from './accounts.service.js';
 import { PageQueryDto } from './dto/account-queries.dto.js';
-import { AccountCollectionDto, AccountIdentityDto, AccountListDto } from './dto/account-responses.dto.js';
+import {
+  AccountCollectionDto,
+  AccountIdentityDto,
+  AccountListDto,
+  AccountListItemDto,
+} from './dto/account-responses.dto.js';
+import { LinkAccountDto, ReconnectCredentialsDto } from './dto/link-account.dto.js';
+
+const REFUSED_CREDENTIALS =
+  'The source refused the credentials (reason `credentials_refused`; `errors` names `credentials`); nothing was stored. Also: an Idempotency-Key reused with another request.';
+const SOURCE_UNREACHABLE =
+  'The source could not be reached to check the credentials (reason `source_unavailable`; retry after the seconds in Retry-After); nothing was stored. Also: the database is unavailable.';
 
 @ApiTags('Accounts')
 @Controller('v1/api')
@@ -52,5 +83,84 @@ export class AccountsController {
   ): Promise<AccountListDto> {
     const page = await this.accounts.list(client.tenantId, query.limit, query.cursor);
     return { accounts: page.accounts.map(toListItem), nextCursor: page.nextCursor };
+  }
+
+  @Post('accounts')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Link an account: exchange credentials, a watched address, or a bitcoin xpub',
+    description:
+      'The source is the one serving `platform`; send exactly one of `credentials`, `address`, `xpub`, as the platform takes them (bitcoin: address or xpub; ethereum: address; exchanges: credentials). Credentials are checked with the source before the answer where it can, encrypted at rest and never returned. Answers 202 with the account in `syncing`: its first refresh has started; read the account (list, identity) until `syncStatus` is `synced` (or `error` / `reconnect_required`). An addition to the spec (issue 15); see docs/sources.md "Linking accounts".',
+  })
+  @ApiEnvelopedResponse(AccountListItemDto, {
+    status: 202,
+    description:
+      'Envelope with the new account in `result` (`syncStatus: syncing`); its first refresh has started.',
+  })
+  @ApiBadRequestResponse({
+    description:
+      'A field is invalid, named in `errors`: an unknown `platform` (the known ones are listed), a missing or extra `credentials`/`address`/`xpub`, an address or xpub that does not parse (`address`, `xpub`).',
+  })
+  @ApiConflictResponse({
+    description: 'The identity (or collectionId) already has an account in the tenant.',
+  })
+  @ApiUnprocessableEntityResponse({ description: REFUSED_CREDENTIALS })
+  @ApiServiceUnavailableResponse({ description: SOURCE_UNREACHABLE })
+  async link(
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: LinkAccountDto,
+  ): Promise<AccountListItemDto> {
+    const account = await this.accounts.link(client.tenantId, {
+      platform: body.platform,
+      identity: body.identity,
+      collectionId: body.collectionId?.toLowerCase(),
+      credentials: body.credentials,
+      address: body.address,
+      xpub: body.xpub,
+    });
+    return toListItem(account);
+  }
+
+  @Put('accounts/:accountId/credentials')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Reconnect an account with new credentials',
+    description:
+      'For an account in `reconnect_required` (or to rotate keys): the credentials are checked with the source where it can, replace the stored ones (encrypted, never returned), and the account is `connected` and `syncing` again with a refresh started. Only for platforms linked with credentials.',
+  })
+  @ApiEnvelopedResponse(AccountListItemDto, {
+    status: 202,
+    description: 'Envelope with the account in `result` (`syncStatus: syncing`); a refresh has started.',
+  })
+  @ApiBadRequestResponse({
+    description:
+      'accountId is not a UUID, `credentials` is missing or malformed, or the account’s source takes no credentials (named `credentials`).',
+  })
+  @ApiNotFoundResponse({ description: 'Account not found (or another tenant’s).' })
+  @ApiUnprocessableEntityResponse({ description: REFUSED_CREDENTIALS })
+  @ApiServiceUnavailableResponse({ description: SOURCE_UNREACHABLE })
+  async reconnect(
+    @CurrentClient() client: AuthenticatedClient,
+    @UuidParam('accountId') accountId: string,
+    @Body() body: ReconnectCredentialsDto,
+  ): Promise<AccountListItemDto> {
+    return toListItem(await this.accounts.reconnect(client.tenantId, accountId, body.credentials));
+  }
+
+  @Delete('accounts/:accountId')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Unlink an account',
+    description:
+      'Removes the account with its encrypted credentials, transactions and balances at once; accounts it had transfers with get new balances. Nothing is kept: download transactions and tax reports first (docs/sources.md "Linking accounts").',
+  })
+  @ApiNoContentResponse({ description: 'Unlinked; no body. Reads of the account answer 404 from now on.' })
+  @ApiBadRequestResponse({ description: 'accountId is not a UUID.' })
+  @ApiNotFoundResponse({ description: 'Account not found (or another tenant’s).' })
+  async unlink(
+    @CurrentClient() client: AuthenticatedClient,
+    @UuidParam('accountId') accountId: string,
+  ): Promise<void> {
+    await this.accounts.unlink(client.tenantId, accountId);
   }
 }

@@ -1,6 +1,7 @@
 /** Account records → response DTOs. */
 import type {
   AccountCollectionDto,
+  AccountReviewDto,
   AccountIdentityDto,
   AccountListItemDto,
   AccountStateDto,
@@ -14,6 +15,16 @@ export function toState(account: AccountRecord): AccountStateDto {
     connectionStatus: account.connectionStatus,
     balanceSource: account.balanceSource,
     lastSyncedAt: account.lastSyncedAt?.toISOString() ?? null,
+  };
+}
+
+/** The account's reconciliation review, or null when it needs none. */
+export function toReview(account: AccountRecord): AccountReviewDto | null {
+  if (account.reviewReason === null) return null;
+  return {
+    status: 'needs_review',
+    reason: account.reviewReason,
+    since: (account.reviewSince ?? account.lastSyncedAt ?? account.createdOn).toISOString(),
   };
 }
 
@@ -58,5 +69,7 @@ export function toAdminAccount(account: AccountRecord, tenantSlug: string): Admi
     nextRefreshAt: account.nextRefreshAt?.toISOString() ?? null,
     lastRefreshAttemptAt: account.lastRefreshAttemptAt?.toISOString() ?? null,
     lastError: account.lastError,
+    refreshFailures: account.refreshFailures,
+    review: toReview(account),
   };
 }

@@ -8,14 +8,19 @@ import { randomUUID } from 'node:crypto';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import { isBitcoinAddress } from '../../domain/chains/bitcoin/index.js';
+import { isEthereumAddress } from '../../domain/chains/ethereum/index.js';
 import {
   ConnectorRegistry,
   CredentialsCipher,
-  parseTransactionsCsv,
+  ImportFileService,
   RefreshService,
   SOURCE_CATALOGUE,
+  SourceAuthorizationError,
   sourceOptionFields,
+  type ConnectorAccount,
   type RefreshOutcome,
+  type SourceConnector,
 } from '../sources/index.js';
 import { TenancyRepository } from '../tenancy/tenancy.repository.js';
 import type { AccountRecord } from './account-record.js';
@@ -47,6 +52,8 @@ export interface ImportSummary {
   readonly inserted: number;
   readonly updated: number;
   readonly unchanged: number;
+  /** The file's format: `csv` (docs/csv-format.md) or an exchange export's id (docs/sources.md). */
+  readonly format: string;
 }
 
 interface AccountCursor {
@@ -61,10 +68,37 @@ const isAccountCursor = (value: unknown): value is AccountCursor =>
   typeof (value as AccountCursor).id === 'string' &&
   /^[0-9a-f-]{36}$/.test((value as AccountCursor).id);
 
+/** The address's shape, for accounts whose address is a label (e.g. a csv account's wallet). */
 const ADDRESS_FORMATS: Record<string, RegExp> = {
   bitcoin: /^(bc1[02-9ac-hj-np-z]{11,87}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/,
   ethereum: /^0x[0-9a-fA-F]{40}$/,
 };
+
+/**
+ * Address checks by chain for sources that watch the address (their description links
+ * addresses), with the domain's parsers: bech32/bech32m and base58check checksums; EIP-55.
+ */
+const ADDRESS_CHECKS: Record<string, (address: string) => boolean> = {
+  bitcoin: (address) => isBitcoinAddress(address),
+  ethereum: (address) => isEthereumAddress(address),
+};
+
+/** How long the link flow waits for a source to say whether credentials work. */
+export const VERIFY_TIMEOUT_MS = 15_000;
+/** Retry-After of a link or reconnect refused because the source could not be reached. */
+export const VERIFY_RETRY_AFTER_SECONDS = 30;
+
+/** What a partner sends to link an account (POST /v1/api/accounts): one of credentials, address, xpub. */
+export interface PartnerLink {
+  readonly platform: string;
+  readonly identity: string;
+  readonly collectionId?: string;
+  readonly credentials?: Readonly<Record<string, string>>;
+  readonly address?: string;
+  readonly xpub?: string;
+}
+
+const LINK_FIELDS = ['credentials', 'address', 'xpub'] as const;
 
 @Injectable()
 export class AccountsService {
@@ -76,6 +110,7 @@ export class AccountsService {
     private readonly cursors: CursorCodec,
     private readonly refresher: RefreshService,
     private readonly clock: Clock,
+    private readonly importFiles: ImportFileService,
   ) {}
 
   /** The tenant's account, or null when it does not exist or belongs to another tenant. */
@@ -127,16 +162,20 @@ export class AccountsService {
     limit = DEFAULT_PAGE_SIZE,
     cursor?: string,
     syncStatus?: SyncStatus,
-  ): Promise<AccountPage & { tenants: Map<string, string>; counts: Record<SyncStatus, number> }> {
+    review?: 'needs_review',
+  ): Promise<
+    AccountPage & { tenants: Map<string, string>; counts: Record<SyncStatus, number>; needsReview: number }
+  > {
     const tenantId = tenantSlug === undefined ? null : await this.tenantIdOf(tenantSlug);
-    const binding = `admin:${tenantId ?? '*'}${syncStatus ? `:${syncStatus}` : ''}`;
+    const binding = `admin:${tenantId ?? '*'}${syncStatus ? `:${syncStatus}` : ''}${review ? `:${review}` : ''}`;
     const page = await this.page(binding, 'admin-accounts', limit, cursor, (after, size) =>
-      this.accounts.adminListPage(tenantId, after, size, syncStatus ?? null),
+      this.accounts.adminListPage(tenantId, after, size, syncStatus ?? null, review === 'needs_review'),
     );
     return {
       ...page,
       tenants: new Map((await this.tenancy.listTenants()).map((t) => [t.id, t.slug])),
       counts: await this.accounts.adminCountBySyncStatus(tenantId),
+      needsReview: await this.accounts.adminCountNeedingReview(tenantId),
     };
   }
 
@@ -194,11 +233,14 @@ export class AccountsService {
         'address and chain go together (on-chain accounts).',
       );
     if (input.chain !== undefined && input.address !== undefined) {
+      const watched = this.connectors.describe(input.source).linking?.accepts.includes('address') ?? false;
       const format = ADDRESS_FORMATS[input.chain];
-      if (format && !format.test(input.address))
+      const check = watched ? ADDRESS_CHECKS[input.chain] : format && ((a: string) => format.test(a));
+      if (check && !check(input.address))
         throw DomainError.validation('address', `address is not a valid ${input.chain} address.`);
     }
     this.rejectForeignOptions(input.source, options);
+    this.requireWatchTarget(input);
     if (input.credentials) connector.checkCredentials?.(input.credentials);
     const id = randomUUID();
     const collectionId = input.collectionId ?? randomUUID();
@@ -213,6 +255,19 @@ export class AccountsService {
     const now = this.clock.now();
     const sourceOptions =
       connector.accountOptions?.(options, { accountId: id, platform: input.platform }) ?? null;
+    if (input.credentials) {
+      await this.verifyCredentials(connector, input.credentials, {
+        id,
+        tenantId,
+        platform: input.platform,
+        identity: input.identity,
+        address: input.address ?? null,
+        chain: input.chain ?? null,
+        createdOn: now,
+        lastSyncedAt: null,
+        sourceOptions,
+      });
+    }
     const account: AccountEntity = {
       id,
       tenantId,
@@ -236,6 +291,9 @@ export class AccountsService {
       dataVersion: 0,
       refreshLeaseUntil: null,
       refreshLeaseOwner: null,
+      reviewReason: null,
+      reviewSince: null,
+      refreshFailures: 0,
     };
     if (!(await this.accounts.insertIfAbsent(account)))
       throw conflict(
@@ -243,6 +301,174 @@ export class AccountsService {
         `An account with identity "${input.identity}" or collection ${collectionId} already exists.`,
       );
     return account;
+  }
+
+  // ---- Partner link flow (issue 15: POST/PUT/DELETE /v1/api/accounts) ----
+
+  /**
+   * Links an account for the partner's tenant: the source is the one whose description lists the
+   * platform (`linking.platforms`), and the partner sends what it accepts (credentials, an address
+   * or an xpub). Credentials are checked with the source first where it can. The account starts
+   * `syncing` with a refresh already started (its outcome lands in the account's state).
+   */
+  async link(tenantId: string, input: PartnerLink): Promise<AccountEntity> {
+    const source = this.sourceOfPlatform(input.platform);
+    const accepts = this.connectors.describe(source).linking?.accepts ?? [];
+    const sent = LINK_FIELDS.filter((field) => input[field] !== undefined);
+    const takes = `The ${input.platform} platform is linked with ${accepts.join(' or ')}`;
+    if (sent.length === 0) throw DomainError.validation(accepts[0] ?? 'credentials', `${takes}; send it.`);
+    if (sent.length > 1)
+      throw DomainError.validation(sent[1]!, `Send only one of ${sent.join(', ')}; ${takes.toLowerCase()}.`);
+    if (!accepts.includes(sent[0]!)) throw DomainError.validation(sent[0]!, `${takes}, not ${sent[0]}.`);
+    const account = await this.create(
+      tenantId,
+      {
+        platform: input.platform,
+        identity: input.identity,
+        source,
+        collectionId: input.collectionId,
+        ...(input.address !== undefined ? { address: input.address, chain: input.platform } : {}),
+        ...(input.credentials !== undefined ? { credentials: input.credentials } : {}),
+        ...(input.xpub !== undefined ? { sourceOptions: { xpub: input.xpub } } : {}),
+      },
+      false,
+    );
+    this.refresher.startRefresh(tenantId, account.id, 'link');
+    return account;
+  }
+
+  /**
+   * New credentials for an account (the end client reconnects): checked like a link's, stored
+   * encrypted in place of the old ones; the account is connected and `syncing` again, with a
+   * refresh started. Unknown account or another tenant's: 404.
+   */
+  async reconnect(
+    tenantId: string,
+    accountId: string,
+    credentials: Readonly<Record<string, string>>,
+  ): Promise<AccountEntity> {
+    const account = await this.accounts.findById(tenantId, accountId);
+    if (!account) throw DomainError.notFound('Account');
+    const takesCredentials =
+      this.connectors.has(account.source) &&
+      (this.connectors.describe(account.source).linking?.accepts.includes('credentials') ?? false);
+    if (!takesCredentials)
+      throw DomainError.validation(
+        'credentials',
+        `This account is fed by the ${account.source} source, which takes no credentials.`,
+      );
+    const connector = this.connectors.get(account.source);
+    connector.checkCredentials?.(credentials);
+    await this.verifyCredentials(connector, credentials, {
+      id: account.id,
+      tenantId,
+      platform: account.platform,
+      identity: account.identity,
+      address: account.address,
+      chain: account.chain,
+      createdOn: account.createdOn,
+      lastSyncedAt: account.lastSyncedAt,
+      sourceOptions: account.sourceOptions,
+    });
+    await this.accounts.updateCredentials(
+      tenantId,
+      accountId,
+      await this.cipher.encrypt(accountId, credentials),
+    );
+    await this.refresher.markReconnected(tenantId, accountId);
+    this.refresher.startRefresh(tenantId, accountId, 'link');
+    return (await this.accounts.findById(tenantId, accountId)) ?? account;
+  }
+
+  /**
+   * Unlinks an account: the row goes with its encrypted credentials, transactions and balance
+   * snapshots (docs/sources.md "Linking accounts" says why nothing is kept); accounts it had
+   * transfers with get new balances. Unknown account or another tenant's: 404.
+   */
+  async unlink(tenantId: string, accountId: string): Promise<void> {
+    const account = await this.accounts.findById(tenantId, accountId);
+    if (!account) throw DomainError.notFound('Account');
+    await this.refresher.recomputeLinked(tenantId, [accountId], async (manager) => {
+      await this.accounts.delete(tenantId, accountId, manager);
+    });
+  }
+
+  /** The source serving a platform (its description's `linking.platforms`); 400 naming `platform`. */
+  private sourceOfPlatform(platform: string): string {
+    const linkable = this.connectors
+      .sources()
+      .map((source) => ({ source, description: this.connectors.describe(source) }))
+      .filter(({ description }) => description.linking && !description.synthetic);
+    const match = linkable.find(({ description }) => description.linking!.platforms.includes(platform));
+    if (match) return match.source;
+    const platforms = [
+      ...new Set(linkable.flatMap(({ description }) => description.linking!.platforms)),
+    ].sort();
+    throw DomainError.validation('platform', `platform must be one of: ${platforms.join(', ')}`);
+  }
+
+  /**
+   * Asks the source whether the credentials work (where its connector can): refused → 422 naming
+   * `credentials`; the source unreachable or too slow → 503 with Retry-After. Neither the
+   * credentials nor the source's own message go into the answer or a log line.
+   */
+  private async verifyCredentials(
+    connector: SourceConnector,
+    credentials: Readonly<Record<string, string>>,
+    account: ConnectorAccount,
+  ): Promise<void> {
+    if (!connector.verifyCredentials) return;
+    try {
+      await connector.verifyCredentials({
+        account,
+        credentials,
+        now: this.clock.now(),
+        signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
+      });
+    } catch (error) {
+      if (error instanceof SourceAuthorizationError) {
+        throw new DomainError(
+          ErrorCode.Unprocessable,
+          'The source refused the credentials.',
+          {
+            credentials: [
+              'The source refused these credentials: check that the API key is active, has read permissions and was copied whole.',
+            ],
+          },
+          'credentials_refused',
+        );
+      }
+      throw new DomainError(
+        ErrorCode.ServiceUnavailable,
+        'The source could not be reached to check the credentials; nothing was stored. Retry later.',
+        undefined,
+        'source_unavailable',
+        VERIFY_RETRY_AFTER_SECONDS,
+      );
+    }
+  }
+
+  /**
+   * A watch-only source (its description links addresses or xpubs, not credentials) needs one of
+   * them: 400 naming `address`. Both an address and an xpub: 400 naming `xpub`.
+   */
+  private requireWatchTarget(input: NewAccount): void {
+    const accepts = this.connectors.describe(input.source).linking?.accepts ?? [];
+    if (accepts.includes('credentials') || !(accepts.includes('address') || accepts.includes('xpub'))) return;
+    const xpub = input.sourceOptions?.['xpub'] !== undefined;
+    if (xpub && input.address !== undefined)
+      throw DomainError.validation('xpub', 'Send an address or an xpub, not both.');
+    if (!xpub && input.address === undefined)
+      throw DomainError.validation(
+        'address',
+        `The ${input.source} source watches ${accepts.includes('xpub') ? 'an address (with chain) or an xpub' : 'an address (with chain)'}; send one.`,
+      );
+    const platforms = this.connectors.describe(input.source).linking?.platforms ?? [];
+    if (input.chain !== undefined && !platforms.includes(input.chain))
+      throw DomainError.validation(
+        'chain',
+        `The ${input.source} source watches chain ${platforms.join(' or ')}.`,
+      );
   }
 
   async adminRefresh(
@@ -263,6 +489,7 @@ export class AccountsService {
     accountId: string,
     csv: string,
     progress?: { parsed?: (rows: number) => void; written?: (rows: number, total: number) => void },
+    format?: string,
   ): Promise<ImportSummary> {
     const account = await this.accounts.findById(tenantId, accountId);
     if (!account) throw DomainError.notFound('Account');
@@ -272,11 +499,16 @@ export class AccountsService {
         `Account ${accountId} is fed by the "${account.source}" source; only accounts with source "csv" take imports.`,
       );
     }
-    const parsed = parseTransactionsCsv(csv, { now: this.clock.now(), onProgress: progress?.parsed });
+    const parsed = await this.importFiles.parse(csv, {
+      now: this.clock.now(),
+      format,
+      onProgress: progress?.parsed,
+    });
     if (!parsed.ok) {
       const more =
         parsed.errorCount > parsed.errors.length ? ` (the first ${parsed.errors.length} are listed)` : '';
-      const summary = `${parsed.errorCount} problem(s) in the CSV${more}; nothing was imported.`;
+      const what = parsed.format === 'csv' ? 'the CSV' : `the ${parsed.format} file`;
+      const summary = `${parsed.errorCount} problem(s) in ${what}${more}; nothing was imported.`;
       const errors: Record<string, string[]> = { csv: [summary] };
       for (const e of parsed.errors) (errors[`line ${e.line}`] ??= []).push(e.message);
       throw new DomainError(ErrorCode.ValidationFailed, summary, errors);
@@ -288,15 +520,28 @@ export class AccountsService {
       parsed.transactions,
       (rows) => progress?.written?.(rows, total),
     );
-    return { rows: total, ...written, unchanged: total - written.inserted - written.updated };
+    return {
+      rows: total,
+      ...written,
+      unchanged: total - written.inserted - written.updated,
+      format: parsed.format,
+    };
   }
 
   /** Deletes the account with its transactions and balances; accounts it was linked to get new balances. */
   async adminDelete(accountId: string, tenantSlug?: string): Promise<void> {
     const account = await this.adminFind(accountId, tenantSlug);
-    await this.refresher.recomputeLinked(account.tenantId, [accountId], async (manager) => {
-      await this.accounts.delete(account.tenantId, accountId, manager);
-    });
+    await this.unlink(account.tenantId, accountId);
+  }
+
+  /** New credentials for an account of any tenant (the admin API's reconnect). */
+  async adminReconnect(
+    accountId: string,
+    tenantSlug: string,
+    credentials: Readonly<Record<string, string>>,
+  ): Promise<AccountEntity> {
+    const account = await this.adminFind(accountId, tenantSlug);
+    return this.reconnect(account.tenantId, accountId, credentials);
   }
 
   /** Options another source declares (e.g. sandboxProfile on a csv account) are a 400. */

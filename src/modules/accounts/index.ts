@@ -19,6 +19,6 @@ export {
   type ConnectionStatus,
   type SyncStatus,
 } from './entities/account.entity.js';
-export { toAdminAccount, toState } from './accounts.mapper.js';
-export { AccountStateDto } from './dto/account-responses.dto.js';
+export { toAdminAccount, toReview, toState } from './accounts.mapper.js';
+export { reviewProperty, AccountReviewDto, AccountStateDto } from './dto/account-responses.dto.js';
 export { AdminAccountDto } from './dto/admin-accounts.dto.js';

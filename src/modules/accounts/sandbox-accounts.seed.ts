@@ -101,6 +101,9 @@ export class SandboxAccountsSeed implements OnModuleInit {
       dataVersion: 0,
       refreshLeaseUntil: null,
       refreshLeaseOwner: null,
+      reviewReason: null,
+      reviewSince: null,
+      refreshFailures: 0,
     };
   }
 

@@ -44,3 +44,13 @@ export {
   type SandboxProfile,
 } from './sandbox/sandbox-fixtures.js';
 export { sandboxAddress } from './sandbox/sandbox-history.js';
+export { ImportFileService } from './exports/import-file.service.js';
+export { IMPORT_FORMATS, parseImportFile, type ImportParseResult } from './exports/export-files.js';
+export {
+  DEFAULT_SOURCE_SCHEDULE,
+  SOURCE_SCHEDULES,
+  SourceSchedules,
+  backoffDelayMs,
+  type SourceBackoff,
+  type SourceSchedule,
+} from './refresh/source-schedule.js';

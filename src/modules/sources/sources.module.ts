@@ -10,18 +10,25 @@
  * logs credentials, or queries without a tenant id (the scheduler's claim says so in its name).
  */
 import { Module } from '@nestjs/common';
+import { MARKET_PRICES, type MarketPricesPort } from '../../common/ports/market-prices.port.js';
 import { AppConfig } from '../../config/app-config.js';
 import { LedgerModule } from '../ledger/index.js';
 import { MarketModule } from '../market/market.module.js';
+import { BitcoinConnector } from './bitcoin/bitcoin.connector.js';
+import { EsploraClient } from './bitcoin/esplora.client.js';
 import { ConnectorRegistry } from './connectors/connector.registry.js';
 import { CredentialsCipher } from './credentials/credentials-cipher.js';
 import { CsvConnector } from './csv/csv.connector.js';
+import { EthereumConnector } from './ethereum/ethereum.connector.js';
+import { EtherscanClient } from './ethereum/etherscan.client.js';
 import { HistoryWriter } from './refresh/history-writer.js';
 import { RefreshStateRepository } from './refresh/refresh-state.repository.js';
 import { RefreshScheduler } from './refresh/refresh.scheduler.js';
 import { RefreshService } from './refresh/refresh.service.js';
 import { SourceFetcher } from './refresh/source-fetcher.js';
+import { SourceSchedules } from './refresh/source-schedule.js';
 import { SandboxConnector } from './sandbox/sandbox.connector.js';
+import { ImportFileService } from './exports/import-file.service.js';
 
 @Module({
   imports: [LedgerModule, MarketModule],
@@ -29,10 +36,31 @@ import { SandboxConnector } from './sandbox/sandbox.connector.js';
     SandboxConnector,
     {
       provide: ConnectorRegistry,
-      inject: [AppConfig, SandboxConnector],
-      useFactory: (config: AppConfig, sandbox: SandboxConnector): ConnectorRegistry => {
+      inject: [AppConfig, SandboxConnector, MARKET_PRICES],
+      useFactory: (
+        config: AppConfig,
+        sandbox: SandboxConnector,
+        prices: MarketPricesPort,
+      ): ConnectorRegistry => {
         const registry = new ConnectorRegistry();
         registry.register('csv', new CsvConnector());
+        registry.register(
+          'bitcoin',
+          new BitcoinConnector(new EsploraClient({ baseUrl: config.ESPLORA_BASE_URL }), prices),
+        );
+        registry.register(
+          'ethereum',
+          new EthereumConnector(
+            new EtherscanClient({
+              baseUrl: config.ETHERSCAN_BASE_URL,
+              apiKey: config.ETHERSCAN_API_KEY ?? '',
+              // Ethereum mainnet (Etherscan v2 serves every chain behind one URL).
+              chainId: 1,
+            }),
+            prices,
+            { rpcUrl: config.ETHEREUM_RPC_URL },
+          ),
+        );
         // Synthetic data never reaches production.
         if (config.sandboxEnabled) registry.register('sandbox', sandbox);
         return registry;
@@ -44,7 +72,16 @@ import { SandboxConnector } from './sandbox/sandbox.connector.js';
     HistoryWriter,
     RefreshService,
     RefreshScheduler,
+    ImportFileService,
+    SourceSchedules,
   ],
-  exports: [ConnectorRegistry, CredentialsCipher, RefreshService, SandboxConnector],
+  exports: [
+    ConnectorRegistry,
+    CredentialsCipher,
+    RefreshService,
+    SandboxConnector,
+    ImportFileService,
+    SourceSchedules,
+  ],
 })
 export class SourcesModule {}

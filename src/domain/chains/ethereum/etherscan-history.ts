@@ -12,6 +12,7 @@
  *
  * Amounts are exact: wei and token base units as BigInt, written as decimal text. Pure: no I/O.
  */
+import { isAddress } from 'viem';
 import { canonicalDecimal } from '../../money/format.js';
 
 export interface EtherscanNormalTx {
@@ -224,4 +225,12 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
       a.blockNumber - b.blockNumber ||
       (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0),
   );
+}
+
+/**
+ * True for a 20-byte hex address (`0x` + 40 hex digits). All lower or all upper case is taken as
+ * is; mixed case must carry a valid EIP-55 checksum (a typo in a checksummed address is refused).
+ */
+export function isEthereumAddress(address: string): boolean {
+  return isAddress(address, { strict: true });
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -10,7 +10,10 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
+  ApiServiceUnavailableResponse,
   ApiTags,
+  ApiUnprocessableEntityResponse,
+  ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Scopes } from '../../../common/decorators/auth.decorators.js';
@@ -22,13 +25,24 @@ import { AdminAccountsQueryDto } from '../dto/account-queries.dto.js';
 import {
   AdminAccountDto,
   AdminAccountListDto,
+  AdminImportQueryDto,
   AdminTenantQueryDto,
   CreateAccountDto,
+  IMPORT_FORMAT_DESCRIPTION,
   ImportResultDto,
   RefreshResultDto,
 } from '../dto/admin-accounts.dto.js';
+import { ReconnectCredentialsDto } from '../dto/link-account.dto.js';
 import { sourceOptionsOf } from '../dto/source-options.js';
-import { readCsvBody } from './read-text-body.js';
+import { DomainError } from '../../../common/errors/domain-error.js';
+import { IMPORT_FORMATS } from '../../sources/index.js';
+import {
+  isMultipart,
+  readCsvBody,
+  readMultipartUpload,
+  UPLOAD_FILE_FIELD,
+  UPLOAD_FORMAT_FIELD,
+} from './read-text-body.js';
 
 /**
  * The admin API for accounts (design §1: the internal admin team, through Swagger UI). Admin
@@ -77,15 +91,22 @@ export class AdminAccountsController {
   @ApiOperation({
     summary: 'List accounts with their state (one tenant or all), filtered by sync state, with counts',
     description:
-      'Without `tenant`, lists every tenant’s accounts; each row names its tenant. `syncStatus` keeps the accounts in one state; `counts` gives the number of accounts in every state for the same tenant selection.',
+      'Without `tenant`, lists every tenant’s accounts; each row names its tenant. `syncStatus` keeps the accounts in one state; `counts` gives the number of accounts in every state for the same tenant selection. `review=needs_review` keeps the accounts whose source-reported balances disagree with their transactions; `needsReview` counts them.',
   })
   @ApiOkResponse({ type: AdminAccountListDto })
   async list(@Query() query: AdminAccountsQueryDto): Promise<AdminAccountListDto> {
-    const page = await this.accounts.adminList(query.tenant, query.limit, query.cursor, query.syncStatus);
+    const page = await this.accounts.adminList(
+      query.tenant,
+      query.limit,
+      query.cursor,
+      query.syncStatus,
+      query.review,
+    );
     return {
       accounts: page.accounts.map((a) => toAdminAccount(a, page.tenants.get(a.tenantId) ?? a.tenantId)),
       nextCursor: page.nextCursor,
       counts: page.counts,
+      needsReview: page.needsReview,
     };
   }
 
@@ -124,32 +145,84 @@ export class AdminAccountsController {
   @Post(':accountId/import')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Import transactions from CSV (docs/csv-format.md) into a csv account',
+    summary: "Import transactions from a file into a csv account: the service's CSV or an exchange export",
     description:
-      'Body: the CSV file, Content-Type text/csv, up to 20 MB. All rows or none: every bad row is reported with its line number and nothing is imported. Existing transactionIds are updated.',
+      'The file is the service\'s CSV (docs/csv-format.md) or an exchange\'s transaction export: Coinbase transaction history, Kraken ledgers or trades, Gemini transaction history, Bitstamp transactions (docs/sources.md, "Export files"). Send it as the body (Content-Type text/csv, `format` in the query) or as a multipart/form-data upload (field `file`, optional field `format`); up to 20 MB either way. The format is detected from the header row unless named. All rows or none: every bad row is reported with its line number and column and nothing is imported. Existing transaction ids are updated.',
   })
-  @ApiConsumes('text/csv')
+  @ApiConsumes('text/csv', 'multipart/form-data')
   @ApiBody({
-    description: 'The CSV file.',
+    description:
+      'text/csv: the file itself. multipart/form-data: the file in the field `file` and optionally its format in the field `format`.',
     schema: {
-      type: 'string',
-      example:
-        'transactionId,timestamp,symbol,direction,amount,price,fee,transferId\ntx-1,2024-01-02T03:04:05Z,BTC,buy,0.5,42000.10,12.60,\n',
+      oneOf: [
+        {
+          type: 'string',
+          description: 'The file (text/csv).',
+          example:
+            'transactionId,timestamp,symbol,direction,amount,price,fee,transferId\ntx-1,2024-01-02T03:04:05Z,BTC,buy,0.5,42000.10,12.60,\n',
+        },
+        {
+          type: 'object',
+          description: 'The upload form (multipart/form-data).',
+          required: [UPLOAD_FILE_FIELD],
+          properties: {
+            [UPLOAD_FILE_FIELD]: { type: 'string', format: 'binary', description: 'The file, up to 20 MB.' },
+            [UPLOAD_FORMAT_FIELD]: {
+              type: 'string',
+              enum: [...IMPORT_FORMATS],
+              description: IMPORT_FORMAT_DESCRIPTION,
+            },
+          },
+        },
+      ],
     },
   })
   @ApiOkResponse({ type: ImportResultDto })
-  @ApiBadRequestResponse({ description: 'Bad rows, by line number ("line 3": [...]); nothing imported.' })
+  @ApiBadRequestResponse({
+    description:
+      'Bad rows, by line number and column ("line 3": [...]), an unknown format, or a form without its file; nothing imported.',
+  })
   @ApiConflictResponse({ description: 'The account is not a csv account, or a refresh of it is running.' })
   @ApiPayloadTooLargeResponse({ description: 'Over 20 MB.' })
+  @ApiUnsupportedMediaTypeResponse({ description: 'Neither text/csv nor multipart/form-data.' })
   async import(
     @UuidParam('accountId') accountId: string,
-    @Query() { tenant }: AdminTenantQueryDto,
+    @Query() { tenant, format: queryFormat }: AdminImportQueryDto,
     @Req() request: Request,
   ): Promise<ImportResultDto> {
     const account = await this.accounts.adminFind(accountId, tenant);
-    const csv = await readCsvBody(request);
-    const summary = await this.accounts.importCsv(account.tenantId, accountId, csv);
+    const multipart = isMultipart(request);
+    const { text, format } = multipart
+      ? await readMultipartUpload(request)
+      : { text: await readCsvBody(request), format: queryFormat };
+    if (format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(format))
+      throw DomainError.validation('format', `format must be one of ${IMPORT_FORMATS.join(', ')}.`);
+    const summary = await this.accounts.importCsv(account.tenantId, accountId, text, undefined, format);
     return { accountId, tenant, ...summary };
+  }
+
+  @Put(':accountId/credentials')
+  @ApiOperation({
+    summary: 'Reconnect an account of a tenant with new credentials',
+    description:
+      'As the partner route: checked with the source where it can, stored encrypted in place of the old ones, the account `connected` and `syncing` again with a refresh started.',
+  })
+  @ApiOkResponse({ type: AdminAccountDto })
+  @ApiBadRequestResponse({ description: 'credentials missing or malformed, or the source takes none.' })
+  @ApiNotFoundResponse({ description: 'Account not found.' })
+  @ApiUnprocessableEntityResponse({
+    description: 'The source refused the credentials (reason `credentials_refused`); nothing was stored.',
+  })
+  @ApiServiceUnavailableResponse({
+    description: 'The source could not be reached to check them (Retry-After); nothing was stored.',
+  })
+  async reconnect(
+    @UuidParam('accountId') accountId: string,
+    @Query() { tenant }: AdminTenantQueryDto,
+    @Body() body: ReconnectCredentialsDto,
+  ): Promise<AdminAccountDto> {
+    const account = await this.accounts.adminReconnect(accountId, tenant, body.credentials);
+    return toAdminAccount(account, await this.accounts.tenantSlugOf(account.tenantId));
   }
 
   @Delete(':accountId')

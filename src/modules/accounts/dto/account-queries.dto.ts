@@ -42,4 +42,13 @@ export class AdminAccountsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(SYNC_STATUSES, { message: `syncStatus must be one of ${SYNC_STATUSES.join(', ')}.` })
   syncStatus?: SyncStatus;
+
+  @ApiPropertyOptional({
+    enum: ['needs_review'],
+    description:
+      'Only accounts whose source-reported balances disagree with their transactions (reconciliation); `needsReview` counts them.',
+  })
+  @IsOptional()
+  @IsIn(['needs_review'], { message: 'review must be needs_review.' })
+  review?: 'needs_review';
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import {
   SYNC_STATUSES,
   type BalanceSource,
@@ -24,7 +24,7 @@ export class AccountStateDto {
   @ApiProperty({
     enum: ['source_reported', 'calculated'],
     description:
-      '`source_reported`: the source reports the balances itself (checked against the history); `calculated`: computed from the transaction history.',
+      '`source_reported`: the source reports the balances itself (reconciled with the history: `reconciliation` and `review` on the balances); `calculated`: computed from the transaction history.',
   })
   balanceSource: BalanceSource;
 
@@ -115,4 +115,61 @@ export class AccountListDto {
     description: 'Cursor of the next page; null on the last page.',
   })
   nextCursor: string | null;
+}
+
+/**
+ * Reconciliation review (docs/sources.md, "Reconciliation"): the account's source-reported
+ * balances disagree with its transactions beyond dust. A field of its own, beside `syncStatus`,
+ * whose published values stay as they are: the sync worked, its data needs a look.
+ */
+export class AccountReviewDto {
+  @ApiProperty({
+    enum: ['needs_review'],
+    description: 'Always `needs_review` (the field is null otherwise).',
+  })
+  status: 'needs_review';
+
+  @ApiProperty({
+    description: 'Which assets disagree and by how much (source-reported, calculated, difference).',
+    example:
+      'Source-reported balances disagree with the transactions beyond dust: BTC: the source reports 1.5, the transactions account for 1.25 (difference 0.25).',
+  })
+  reason: string;
+
+  @ApiProperty({
+    description: 'When the disagreement was first seen (ISO 8601); cleared by a refresh that agrees.',
+    example: '2026-04-01T12:00:00.000Z',
+  })
+  since: string;
+}
+
+/**
+ * The OpenAPI property of a nullable `review` field: inline (OpenAPI 3.0 cannot make a `$ref`
+ * nullable), the same properties as AccountReviewDto.
+ */
+export function reviewProperty(description: string): ApiPropertyOptions {
+  return {
+    type: 'object',
+    nullable: true,
+    required: ['status', 'reason', 'since'],
+    properties: {
+      status: {
+        type: 'string',
+        enum: ['needs_review'],
+        description: 'Always `needs_review` (the field is null otherwise).',
+      },
+      reason: {
+        type: 'string',
+        description: 'Which assets disagree and by how much (source-reported, calculated, difference).',
+        example:
+          'Source-reported balances disagree with the transactions beyond dust: BTC: the source reports 1.5, the transactions account for 1.25 (difference 0.25).',
+      },
+      since: {
+        type: 'string',
+        description: 'When the disagreement was first seen (ISO 8601); cleared by a refresh that agrees.',
+        example: '2026-04-01T12:00:00.000Z',
+      },
+    },
+    description,
+  };
 }

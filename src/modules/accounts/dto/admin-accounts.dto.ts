@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SYNC_STATUSES, type SyncStatus } from '../entities/account.entity.js';
 import {
+  IsIn,
   IsObject,
   IsOptional,
   IsString,
@@ -12,8 +13,8 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { BUILT_IN_SOURCES } from '../../sources/index.js';
-import { AccountListItemDto } from './account-responses.dto.js';
+import { BUILT_IN_SOURCES, IMPORT_FORMATS } from '../../sources/index.js';
+import { reviewProperty, AccountListItemDto, type AccountReviewDto } from './account-responses.dto.js';
 import { declareSourceOptions, sourceFieldDescription } from './source-options.js';
 
 export const TENANT_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
@@ -31,8 +32,19 @@ export class AdminTenantQueryDto {
   tenant: string;
 }
 
+export const IMPORT_FORMAT_DESCRIPTION =
+  'The file\'s format: `csv` (the service\'s own, docs/csv-format.md) or an exchange export (docs/sources.md, "Export files"). Absent: detected from the header row.';
+
+/** The import endpoint's query: the tenant, and the format of a file sent as the request body. */
+export class AdminImportQueryDto extends AdminTenantQueryDto {
+  @ApiPropertyOptional({ description: IMPORT_FORMAT_DESCRIPTION, enum: IMPORT_FORMATS })
+  @IsOptional()
+  @IsIn(IMPORT_FORMATS, { message: `format must be one of ${IMPORT_FORMATS.join(', ')}.` })
+  format?: string;
+}
+
 @ValidatorConstraint({ name: 'credentials' })
-class CredentialsShape implements ValidatorConstraintInterface {
+export class CredentialsShape implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
     const entries = Object.entries(value);
@@ -146,6 +158,21 @@ export class AdminAccountDto extends AccountListItemDto {
 
   @ApiProperty({ type: String, nullable: true, description: 'Why the last refresh failed, if it did.' })
   lastError: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Consecutive failed refreshes: the scheduler backs off exponentially (per source, with jitter and a cap); 0 after a successful refresh.',
+  })
+  refreshFailures: number;
+
+  @ApiProperty(
+    reviewProperty(
+      'Set when the source-reported balances disagree with the transactions beyond dust; null otherwise.',
+    ),
+  )
+  review: AccountReviewDto | null;
 }
 
 export class AdminAccountListDto {
@@ -168,6 +195,14 @@ export class AdminAccountListDto {
     example: { syncing: 1, synced: 9, reconnect_required: 1, error: 1 },
   })
   counts: Record<SyncStatus, number>;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Accounts needing review (reconciliation) for the tenant selection, whatever `syncStatus` or `review` filters.',
+  })
+  needsReview: number;
 }
 
 export class RefreshResultDto {
@@ -205,7 +240,11 @@ export class ImportResultDto {
   @ApiProperty({ description: 'Slug of the tenant the account belongs to.', example: 'sandbox' })
   tenant: string;
 
-  @ApiProperty({ type: 'integer', description: 'Data rows in the file.' })
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "Transactions read from the file (an export's trade between two crypto assets gives two; skipped rows none).",
+  })
   rows: number;
 
   @ApiProperty({ type: 'integer', description: 'New transactions stored.' })
@@ -219,4 +258,11 @@ export class ImportResultDto {
 
   @ApiProperty({ type: 'integer', description: 'Rows identical to what was stored.' })
   unchanged: number;
+
+  @ApiProperty({
+    description: 'The format the file was read as (named, or detected from its header row).',
+    enum: IMPORT_FORMATS,
+    example: 'csv',
+  })
+  format: string;
 }

@@ -4,7 +4,7 @@
  * and its validation, so this DTO never names a source or its values.
  */
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { SOURCE_CATALOGUE, sourceOptionFields } from '../../sources/index.js';
 
 /** The `source` field's description: every built-in source's summary, real sources first. */
@@ -24,24 +24,38 @@ export function declareSourceOptions(target: abstract new (...args: never[]) => 
   for (const { field, spec } of sourceOptionFields()) {
     // Applied in the order TypeScript applies stacked decorators (bottom-up), as written by hand.
     const decorators: PropertyDecorator[] =
-      spec.type === 'string'
+      spec.type === 'string' && 'pattern' in spec
         ? [
-            ApiPropertyOptional({ enum: [...spec.enum], description: spec.description }),
-            IsOptional(),
-            IsIn([...spec.enum], { message: `${field} must be one of ${spec.enum.join(', ')}` }),
-          ]
-        : [
             ApiPropertyOptional({
-              type: 'integer',
+              type: String,
               description: spec.description,
-              minimum: spec.minimum,
-              maximum: spec.maximum,
+              pattern: spec.pattern.source,
+              maxLength: spec.maxLength,
+              ...(spec.example ? { example: spec.example } : {}),
             }),
             IsOptional(),
-            IsInt(),
-            Min(spec.minimum),
-            Max(spec.maximum),
-          ];
+            IsString({ message: `${field} must be a string.` }),
+            MaxLength(spec.maxLength, { message: `${field} must be at most ${spec.maxLength} characters.` }),
+            Matches(spec.pattern, { message: `${field} is not in the expected format.` }),
+          ]
+        : spec.type === 'string'
+          ? [
+              ApiPropertyOptional({ enum: [...spec.enum], description: spec.description }),
+              IsOptional(),
+              IsIn([...spec.enum], { message: `${field} must be one of ${spec.enum.join(', ')}` }),
+            ]
+          : [
+              ApiPropertyOptional({
+                type: 'integer',
+                description: spec.description,
+                minimum: spec.minimum,
+                maximum: spec.maximum,
+              }),
+              IsOptional(),
+              IsInt(),
+              Min(spec.minimum),
+              Max(spec.maximum),
+            ];
     for (const decorate of decorators.reverse()) decorate(prototype, field);
   }
 }

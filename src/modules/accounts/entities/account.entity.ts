@@ -98,4 +98,20 @@ export class AccountEntity {
 
   @Column({ type: 'varchar', length: 64, nullable: true })
   refreshLeaseOwner: string | null;
+
+  /**
+   * Reconciliation (docs/sources.md): why the source-reported balances disagree with the
+   * transactions beyond dust, naming the assets and amounts; null when they agree (or the source
+   * reports none). Set and cleared by the refresh engine.
+   */
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  reviewReason: string | null;
+
+  /** When the disagreement in reviewReason was first seen; null with it. */
+  @Column({ type: 'timestamptz', nullable: true })
+  reviewSince: Date | null;
+
+  /** Consecutive failed refreshes (the per-source backoff); 0 after a successful one. */
+  @Column({ type: 'integer', default: 0 })
+  refreshFailures: number;
 }

@@ -37,6 +37,9 @@ interface AccountRow {
   data_version: number;
   refresh_lease_until: Date | null;
   refresh_lease_owner: string | null;
+  review_reason: string | null;
+  review_since: Date | null;
+  refresh_failures: number;
 }
 
 export function accountFromRow(row: AccountRow): AccountEntity {
@@ -62,6 +65,9 @@ export function accountFromRow(row: AccountRow): AccountEntity {
     dataVersion: row.data_version,
     refreshLeaseUntil: row.refresh_lease_until,
     refreshLeaseOwner: row.refresh_lease_owner,
+    reviewReason: row.review_reason ?? null,
+    reviewSince: row.review_since ?? null,
+    refreshFailures: Number(row.refresh_failures ?? 0),
   };
 }
 
@@ -201,6 +207,15 @@ export class AccountsRepository {
     };
   }
 
+  /** Replaces the account's encrypted credentials (a reconnect). */
+  async updateCredentials(tenantId: string, accountId: string, encrypted: string): Promise<void> {
+    await runSql(this.m(), 'UPDATE account SET credentials_encrypted = $3 WHERE tenant_id = $1 AND id = $2', [
+      tenantId,
+      accountId,
+      encrypted,
+    ]);
+  }
+
   async delete(tenantId: string, accountId: string, manager?: EntityManager): Promise<boolean> {
     const { affected } = await runSql(
       this.m(manager),
@@ -226,16 +241,28 @@ export class AccountsRepository {
     after: AccountKeysetPosition | null,
     limit: number,
     syncStatus: SyncStatus | null = null,
+    needsReview = false,
   ): Promise<AccountEntity[]> {
     const { rows } = await runSql<AccountRow>(
       this.m(),
       `SELECT * FROM account WHERE ($1::uuid IS NULL OR tenant_id = $1)
          AND ($5::text IS NULL OR sync_status = $5)
+         AND (NOT $6::boolean OR review_reason IS NOT NULL)
          AND ($2::timestamptz IS NULL OR (created_on, id) > ($2::timestamptz, $3::uuid))
        ORDER BY created_on, id LIMIT $4`,
-      [tenantId, after?.createdOn ?? null, after?.id ?? null, limit, syncStatus],
+      [tenantId, after?.createdOn ?? null, after?.id ?? null, limit, syncStatus, needsReview],
     );
     return rows.map(accountFromRow);
+  }
+
+  /** Accounts needing review (reconciliation), of one tenant or of all (admin API). */
+  async adminCountNeedingReview(tenantId: string | null): Promise<number> {
+    const { rows } = await runSql<{ count: string | number }>(
+      this.m(),
+      `SELECT count(*) AS count FROM account WHERE ($1::uuid IS NULL OR tenant_id = $1) AND review_reason IS NOT NULL`,
+      [tenantId],
+    );
+    return Number(rows[0]?.count ?? 0);
   }
 
   /** Accounts per sync state, of one tenant or of all (admin API); every state present, 0 included. */

@@ -1,6 +1,7 @@
 /** Ledger views → response DTOs. USD is rounded to cents here, at the edge only. */
+import { reconcileBalances } from '../../../domain/balances/index.js';
 import { roundUsdToCents } from '../../../domain/money/format.js';
-import { toState } from '../../accounts/index.js';
+import { toReview, toState } from '../../accounts/index.js';
 import type { StoredTransaction } from '../index.js';
 import type { BalancesView, TransactionsView } from './account-data.service.js';
 import type { BalancesResultDto, TransactionDto, TransactionsResultDto } from './dto/ledger-responses.dto.js';
@@ -40,7 +41,13 @@ export function toTransactionsResult(view: TransactionsView): TransactionsResult
 
 type FormattedSnapshot = Pick<
   BalancesResultDto,
-  'balances' | 'lastUpdatedOn' | 'marketValue' | 'realizedGainLoss' | 'unrealizedGainLoss' | 'costBasisMethod'
+  | 'balances'
+  | 'lastUpdatedOn'
+  | 'marketValue'
+  | 'realizedGainLoss'
+  | 'unrealizedGainLoss'
+  | 'costBasisMethod'
+  | 'reconciliation'
 >;
 
 /**
@@ -67,6 +74,9 @@ function formatSnapshot(snapshot: BalancesView['snapshot']): FormattedSnapshot {
       realizedGainLoss: usd(snapshot.realizedGainUsd),
       unrealizedGainLoss: usd(snapshot.unrealizedGainUsd),
       costBasisMethod: snapshot.method,
+      reconciliation: snapshot.reportedBalances
+        ? reconcileBalances(snapshot.reportedBalances, snapshot.assets)
+        : null,
     };
     formattedSnapshots.set(snapshot, formatted);
   }
@@ -83,6 +93,8 @@ export function toBalancesResult(view: BalancesView): BalancesResultDto {
     realizedGainLoss: formatted.realizedGainLoss,
     unrealizedGainLoss: formatted.unrealizedGainLoss,
     costBasisMethod: formatted.costBasisMethod,
+    reconciliation: formatted.reconciliation,
+    review: toReview(view.account),
     refreshed: view.freshness.refreshed,
     cacheAgeSeconds: view.freshness.cacheAgeSeconds,
     ...toState(view.account),

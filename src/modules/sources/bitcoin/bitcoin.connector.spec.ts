@@ -191,4 +191,22 @@ describe('BitcoinConnector against a fake Esplora', () => {
       /No stored BTC price on or before 2013-05-02/,
     );
   });
+
+  it('keeps a valid extended public key as the account option and refuses others naming xpub', () => {
+    const bitcoin = connector();
+    expect(bitcoin.describe().linking).toEqual({ platforms: ['bitcoin'], accepts: ['address', 'xpub'] });
+    expect(bitcoin.accountOptions({ xpub: ` ${ZPUB} ` })).toEqual({ xpub: ZPUB });
+    expect(bitcoin.accountOptions({})).toBeNull();
+    const refused = (xpub: string) => {
+      try {
+        bitcoin.accountOptions({ xpub });
+      } catch (error) {
+        return (error as { fieldErrors?: Record<string, string[]> }).fieldErrors;
+      }
+      throw new Error('accepted');
+    };
+    expect(refused(`zprv${ZPUB.slice(4)}`)).toEqual({ xpub: [expect.stringMatching(/PRIVATE key/)] });
+    expect(refused(`${ZPUB.slice(0, -1)}t`)).toEqual({ xpub: [expect.stringMatching(/malformed/)] });
+    expect(JSON.stringify(refused(`zprv${ZPUB.slice(4)}`))).not.toContain(ZPUB.slice(4));
+  });
 });

@@ -7,8 +7,10 @@
  * (the last stored on or before it).
  */
 import pLimit from 'p-limit';
+import { DomainError } from '../../../common/errors/domain-error.js';
 import {
   discoverAddresses,
+  ExtendedKeyError,
   isBitcoinAddress,
   parseExtendedPublicKey,
   satsToBtc,
@@ -23,8 +25,10 @@ import {
   type ConnectorRequest,
   type ConnectorResult,
   type SourceConnector,
+  type SourceDescription,
   type SourceTransaction,
 } from '../connectors/source-connector.js';
+import { BITCOIN_SOURCE } from './bitcoin.source.js';
 import type { EsploraClient } from './esplora.client.js';
 
 const SYMBOL = 'BTC';
@@ -36,6 +40,23 @@ export class BitcoinConnector implements SourceConnector {
     private readonly esplora: EsploraClient,
     private readonly prices: Pick<MarketPricesPort, 'pricesOnDate'>,
   ) {}
+
+  describe(): SourceDescription {
+    return BITCOIN_SOURCE;
+  }
+
+  /** Keeps the extended public key (checked: a public, account-level key of a known format). */
+  accountOptions(options: Readonly<Record<string, unknown>>): Record<string, unknown> | null {
+    const xpub = options['xpub'];
+    if (typeof xpub !== 'string') return null;
+    try {
+      parseExtendedPublicKey(xpub);
+    } catch (error) {
+      if (error instanceof ExtendedKeyError) throw DomainError.validation('xpub', error.message);
+      throw error;
+    }
+    return { xpub: xpub.trim() };
+  }
 
   async fetch(request: ConnectorRequest): Promise<ConnectorResult> {
     const { signal } = request;

@@ -3,13 +3,17 @@
  * lists and which options it takes (the DTO and the OpenAPI document are built from this, at
  * start-up, before any connector is registered). A new source adds its description here.
  */
+import { BITCOIN_SOURCE } from '../bitcoin/bitcoin.source.js';
 import { CSV_SOURCE } from '../csv/csv.source.js';
+import { ETHEREUM_SOURCE } from '../ethereum/ethereum.source.js';
 import { SANDBOX_SOURCE } from '../sandbox/sandbox.source.js';
 import type { SourceDescription } from './source-connector.js';
 
 export const SOURCE_CATALOGUE: Readonly<Record<string, SourceDescription>> = {
   sandbox: SANDBOX_SOURCE,
   csv: CSV_SOURCE,
+  bitcoin: BITCOIN_SOURCE,
+  ethereum: ETHEREUM_SOURCE,
 };
 
 /** Every option field of every source, with the source it belongs to, in catalogue order. */

@@ -53,6 +53,14 @@ export type ConnectorResult =
  */
 export type SourceOptionSpec =
   | { readonly type: 'string'; readonly enum: readonly string[]; readonly description: string }
+  /** A free text option (e.g. an extended public key): checked against `pattern` and `maxLength`. */
+  | {
+      readonly type: 'string';
+      readonly pattern: RegExp;
+      readonly maxLength: number;
+      readonly description: string;
+      readonly example?: string;
+    }
   | {
       readonly type: 'integer';
       readonly minimum: number;
@@ -68,6 +76,18 @@ export interface SourceDescription {
   readonly synthetic: boolean;
   /** The options it takes when an account is linked, by field name. */
   readonly options: Readonly<Record<string, SourceOptionSpec>>;
+  /**
+   * How a partner links an account of this source over REST (`POST /v1/api/accounts`, issue 15):
+   * the platforms it serves (lower-case ids, e.g. `kraken`, `bitcoin`) and what the partner sends
+   * for them. Absent: partners cannot link it (the admin API still can).
+   */
+  readonly linking?: SourceLinking;
+}
+
+export interface SourceLinking {
+  readonly platforms: readonly string[];
+  /** `credentials`: read-only API keys; `address`: a watched address; `xpub`: an extended public key. */
+  readonly accepts: readonly ('credentials' | 'address' | 'xpub')[];
 }
 
 /** The account being linked, as a connector may know it when it turns options into settings. */
@@ -91,6 +111,12 @@ export interface SourceConnector {
   ): Record<string, unknown> | null;
   /** Rejects credentials this source cannot use (DomainError.validation naming `credentials`). */
   checkCredentials?(credentials: Readonly<Record<string, string>>): void;
+  /**
+   * Asks the source whether the credentials work, before an account is linked or reconnected (the
+   * partner link flow answers 202 only then). Throws SourceAuthorizationError when the source
+   * refuses them, SourceUnavailableError when it cannot tell now. Absent: nothing to ask.
+   */
+  verifyCredentials?(request: ConnectorRequest): Promise<void>;
 }
 
 /** `simulated`: a failure the sandbox source plays on purpose, not a real source's. */

@@ -14,9 +14,11 @@ import {
   type ConnectorRequest,
   type ConnectorResult,
   type SourceConnector,
+  type SourceDescription,
   type SourceTransaction,
 } from '../connectors/source-connector.js';
 import type { EtherscanClient } from './etherscan.client.js';
+import { ETHEREUM_SOURCE } from './ethereum.source.js';
 
 export interface EthereumConnectorOptions {
   readonly rpcUrl: string;
@@ -34,6 +36,10 @@ export class EthereumConnector implements SourceConnector {
     this.rpc = createPublicClient({
       transport: http(options.rpcUrl, { timeout: options.rpcTimeoutMs ?? 15_000, retryCount: 0 }),
     });
+  }
+
+  describe(): SourceDescription {
+    return ETHEREUM_SOURCE;
   }
 
   async fetch(request: ConnectorRequest): Promise<ConnectorResult> {

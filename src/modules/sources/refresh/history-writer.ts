@@ -9,9 +9,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock/clock.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../../common/ports/market-prices.port.js';
-import { computeBalanceSnapshots } from '../../../domain/balances/index.js';
+import {
+  computeBalanceSnapshots,
+  reconcileBalances,
+  reconciliationReviewReason,
+} from '../../../domain/balances/index.js';
 import { LedgerWriter, toLedgerEntry, type Snapshot, type StoredTransaction } from '../../ledger/index.js';
-import { STALE_AFTER_MS } from './refresh-timing.js';
+import { SourceSchedules } from './source-schedule.js';
 import type { FetchedHistory } from './source-fetcher.js';
 import { RefreshStateRepository, type SyncAccount } from './refresh-state.repository.js';
 
@@ -30,6 +34,7 @@ export class HistoryWriter {
     private readonly ledger: LedgerWriter,
     private readonly clock: Clock,
     @Inject(MARKET_PRICES) private readonly prices: MarketPricesPort,
+    private readonly schedules: SourceSchedules,
   ) {}
 
   /**
@@ -123,11 +128,12 @@ export class HistoryWriter {
       const unchanged =
         sameVersions(versionsRead, versionsNow) &&
         affected.every((id) => precomputed.some((snapshot) => snapshot.accountId === id));
+      let snapshots: readonly Snapshot[];
       if (unchanged) {
-        for (const snapshot of precomputed.filter((s) => affected.includes(s.accountId)))
-          await this.ledger.replaceSnapshot(tenantId, snapshot, manager);
+        snapshots = precomputed.filter((s) => affected.includes(s.accountId));
+        for (const snapshot of snapshots) await this.ledger.replaceSnapshot(tenantId, snapshot, manager);
       } else {
-        await this.writeSnapshots(
+        snapshots = await this.writeSnapshots(
           tenantId,
           affected,
           new Map([[accountId, reported]]),
@@ -137,6 +143,7 @@ export class HistoryWriter {
         );
       }
       await this.state.bumpDataVersion(tenantId, accountId, manager);
+      const review = reviewOf(snapshots.find((snapshot) => snapshot.accountId === accountId));
       await this.state.updateState(
         tenantId,
         accountId,
@@ -145,9 +152,13 @@ export class HistoryWriter {
           connectionStatus: 'connected',
           balanceSource: fetched.reportedBalances ? 'source_reported' : 'calculated',
           lastSyncedAt: now,
-          nextRefreshAt: new Date(now.getTime() + STALE_AFTER_MS),
+          nextRefreshAt: this.schedules.nextAfterSuccess(account.source, now),
           lastRefreshAttemptAt: now,
           lastError: null,
+          refreshFailures: 0,
+          // Reconciliation: set (keeping when it was first seen) or cleared with every write.
+          reviewReason: review,
+          reviewSince: review === null ? null : (account.reviewSince ?? now),
         },
         manager,
       );
@@ -186,7 +197,7 @@ export class HistoryWriter {
     pricesUsd: ReadonlyMap<string, string>,
     now: Date,
     manager: EntityManager,
-  ): Promise<void> {
+  ): Promise<Snapshot[]> {
     const transactions = await this.ledger.storedTransactions(tenantId, accountIds, manager);
     const computed = await this.computeSnapshots(
       tenantId,
@@ -198,6 +209,7 @@ export class HistoryWriter {
       manager,
     );
     for (const snapshot of computed) await this.ledger.replaceSnapshot(tenantId, snapshot, manager);
+    return computed;
   }
 
   private async existingAccounts(
@@ -232,6 +244,16 @@ function mergeHistory(
     (tx) => tx.accountId !== accountId || (fetched.mode === 'incremental' && !incoming.has(tx.transactionId)),
   );
   return [...kept, ...fetched.transactions.map((tx) => ({ ...tx, accountId }))];
+}
+
+/**
+ * Why the account needs review: its source-reported balances (as the snapshot keeps them) disagree
+ * with its transactions beyond dust (docs/sources.md, "Reconciliation"); null when they agree or
+ * the source reports none.
+ */
+function reviewOf(snapshot: Snapshot | undefined): string | null {
+  if (!snapshot?.reportedBalances) return null;
+  return reconciliationReviewReason(reconcileBalances(snapshot.reportedBalances, snapshot.assets));
 }
 
 function sameVersions(read: ReadonlyMap<string, number>, now: ReadonlyMap<string, number>): boolean {

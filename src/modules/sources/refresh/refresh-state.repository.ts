@@ -27,6 +27,10 @@ export interface SyncAccount {
   readonly syncStatus: SyncStatus;
   readonly lastSyncedAt: Date | null;
   readonly credentialsEncrypted: string | null;
+  /** Consecutive failed refreshes (the per-source backoff). */
+  readonly refreshFailures: number;
+  /** Since when the account needs review (reconciliation); null when it does not. */
+  readonly reviewSince: Date | null;
 }
 
 export interface AccountStateChange {
@@ -37,6 +41,9 @@ export interface AccountStateChange {
   nextRefreshAt?: Date | null;
   lastRefreshAttemptAt?: Date | null;
   lastError?: string | null;
+  refreshFailures?: number;
+  reviewReason?: string | null;
+  reviewSince?: Date | null;
 }
 
 const COLUMNS: Record<keyof AccountStateChange, string> = {
@@ -47,6 +54,9 @@ const COLUMNS: Record<keyof AccountStateChange, string> = {
   nextRefreshAt: 'next_refresh_at',
   lastRefreshAttemptAt: 'last_refresh_attempt_at',
   lastError: 'last_error',
+  refreshFailures: 'refresh_failures',
+  reviewReason: 'review_reason',
+  reviewSince: 'review_since',
 };
 
 interface SyncAccountRow {
@@ -62,10 +72,12 @@ interface SyncAccountRow {
   sync_status: SyncStatus;
   last_synced_at: Date | null;
   credentials_encrypted: string | null;
+  refresh_failures: number;
+  review_since: Date | null;
 }
 
 const SYNC_COLUMNS =
-  'id, tenant_id, platform, identity, source, source_options, address, chain, created_on, sync_status, last_synced_at, credentials_encrypted';
+  'id, tenant_id, platform, identity, source, source_options, address, chain, created_on, sync_status, last_synced_at, credentials_encrypted, refresh_failures, review_since';
 
 function fromRow(row: SyncAccountRow): SyncAccount {
   return {
@@ -81,6 +93,8 @@ function fromRow(row: SyncAccountRow): SyncAccount {
     syncStatus: row.sync_status,
     lastSyncedAt: row.last_synced_at,
     credentialsEncrypted: row.credentials_encrypted,
+    refreshFailures: Number(row.refresh_failures ?? 0),
+    reviewSince: row.review_since ?? null,
   };
 }
 
@@ -177,6 +191,52 @@ export class RefreshStateRepository {
       [now, leaseUntil, owner, limit],
     );
     return rows.map((r) => ({ tenantId: r.tenant_id, accountId: r.id }));
+  }
+
+  /** The sources with an account due now whose lease is free (the scheduler's lanes). */
+  async dueSources(now: Date): Promise<string[]> {
+    const { rows } = await runSql<{ source: string }>(
+      this.m(),
+      `SELECT DISTINCT source FROM account
+       WHERE next_refresh_at <= $1 AND (refresh_lease_until IS NULL OR refresh_lease_until < $1)
+       ORDER BY source`,
+      [now],
+    );
+    return rows.map((r) => r.source);
+  }
+
+  /**
+   * Scheduler, across tenants, one source: leases up to `limit` due accounts of `source`, and no
+   * more than leave at most `maxConcurrent` live leases on the source (whoever holds them: this
+   * instance, another, a partner's forced refresh). A transaction-scoped advisory lock per source
+   * makes the count and the claim one step across instances, so the cap holds globally.
+   */
+  async claimDueOfSource(
+    now: Date,
+    owner: string,
+    leaseUntil: Date,
+    source: string,
+    limit: number,
+    maxConcurrent: number,
+  ): Promise<{ tenantId: string; accountId: string }[]> {
+    return this.dataSource.transaction(async (manager) => {
+      await runSql(manager, `SELECT pg_advisory_xact_lock(hashtext('account-refresh:' || $1))`, [source]);
+      const { rows } = await runSql<{ tenant_id: string; id: string }>(
+        manager,
+        `UPDATE account SET refresh_lease_until = $2, refresh_lease_owner = $3
+         WHERE id IN (
+           SELECT id FROM account
+           WHERE source = $4 AND next_refresh_at <= $1
+             AND (refresh_lease_until IS NULL OR refresh_lease_until < $1)
+           ORDER BY next_refresh_at, id
+           LIMIT GREATEST(0, LEAST($5::int, $6::int - (
+             SELECT count(*)::int FROM account WHERE source = $4 AND refresh_lease_until >= $1)))
+           FOR UPDATE SKIP LOCKED)
+         RETURNING tenant_id, id`,
+        [now, leaseUntil, owner, source, limit, maxConcurrent],
+      );
+      return rows.map((r) => ({ tenantId: r.tenant_id, accountId: r.id }));
+    });
   }
 
   /**

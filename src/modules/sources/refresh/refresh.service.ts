@@ -29,14 +29,15 @@ import {
 import { canonicalSourceTransaction } from '../connectors/source-transaction.rules.js';
 import { HistoryWriter, type Refreshed } from './history-writer.js';
 import { RefreshStateRepository, type SyncAccount } from './refresh-state.repository.js';
-import { LEASE_MS, STALE_AFTER_MS } from './refresh-timing.js';
+import { LEASE_MS } from './refresh-timing.js';
+import { SourceSchedules } from './source-schedule.js';
 import { SourceFetcher, type FetchedHistory } from './source-fetcher.js';
 
 export { LEASE_MS, STALE_AFTER_MS } from './refresh-timing.js';
 /** Default connector timeout (per connector: ConnectorRegistry.register(…, { timeoutMs })). */
 export { CONNECTOR_TIMEOUT_MS } from '../connectors/connector.registry.js';
 
-export type RefreshTrigger = 'force' | 'schedule' | 'admin' | 'seed' | 'import';
+export type RefreshTrigger = 'force' | 'schedule' | 'admin' | 'seed' | 'import' | 'link';
 
 export type RefreshOutcome =
   | Refreshed
@@ -62,6 +63,7 @@ export class RefreshService {
     private readonly writer: HistoryWriter,
     private readonly ledger: LedgerWriter,
     private readonly clock: Clock,
+    private readonly schedules: SourceSchedules,
     @Optional() private readonly metrics?: SyncMetrics, // absent in the CLI
   ) {}
 
@@ -80,36 +82,59 @@ export class RefreshService {
   }
 
   /**
-   * The scheduler's unit of work: leases up to `batchSize` accounts whose refresh is due (across
-   * tenants, SKIP LOCKED so instances take disjoint batches) and refreshes them one by one.
+   * The scheduler's unit of work, awaited: claims the due accounts of every source (see
+   * dispatchDueAccounts) and resolves when all their refreshes have finished.
    */
   async refreshDueAccounts(batchSize: number): Promise<RefreshOutcome[]> {
+    const { done } = await this.dispatchDueAccounts(batchSize);
+    return done;
+  }
+
+  /**
+   * Per-source lanes (docs/sources.md, "Scheduling"): for each source with due accounts, leases up
+   * to `batchSize` of them, never more than leave the source's `maxConcurrent` refreshes running
+   * (across instances, SKIP LOCKED so instances take disjoint accounts), and starts their
+   * refreshes at once, side by side. Resolves as soon as the claims are made: a slow source only
+   * holds its own slots, and the next call claims for the other sources meanwhile. `done` resolves
+   * with every outcome once all started refreshes have finished.
+   */
+  async dispatchDueAccounts(
+    batchSize: number,
+  ): Promise<{ started: number; done: Promise<RefreshOutcome[]> }> {
     const now = this.clock.now();
-    const claimed = await this.state.claimDueAcrossTenants(
-      now,
-      this.owner,
-      new Date(now.getTime() + LEASE_MS),
-      batchSize,
-    );
-    const outcomes: RefreshOutcome[] = [];
-    for (const { tenantId, accountId } of claimed) {
-      const key = `${tenantId}/${accountId}`;
-      try {
-        const account = await this.state.findById(tenantId, accountId);
-        if (!account) continue;
-        const run = this.runLeased(account, 'schedule').finally(() => this.running.delete(key));
-        this.running.set(key, run);
-        outcomes.push(await run);
-      } catch (error) {
-        // E.g. the database went away: give the lease back where possible and go on with the batch.
-        this.logger.error(
-          { accountId, tenantId },
-          `Scheduled refresh failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        await this.state.releaseLease(tenantId, accountId, this.owner).catch(() => undefined);
-      }
+    const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    const claimed: { tenantId: string; accountId: string }[] = [];
+    for (const source of await this.state.dueSources(now)) {
+      const { maxConcurrent } = this.schedules.of(source);
+      claimed.push(
+        ...(await this.state.claimDueOfSource(now, this.owner, leaseUntil, source, batchSize, maxConcurrent)),
+      );
     }
-    return outcomes;
+    const runs = claimed.map(({ tenantId, accountId }) => this.runClaimed(tenantId, accountId));
+    const done = Promise.all(runs).then((outcomes) =>
+      outcomes.filter((outcome): outcome is RefreshOutcome => outcome !== null),
+    );
+    return { started: claimed.length, done };
+  }
+
+  /** Runs one scheduler-claimed account; never rejects (a failure is logged, the lease given back). */
+  private async runClaimed(tenantId: string, accountId: string): Promise<RefreshOutcome | null> {
+    const key = `${tenantId}/${accountId}`;
+    try {
+      const account = await this.state.findById(tenantId, accountId);
+      if (!account) return null;
+      const run = this.runLeased(account, 'schedule').finally(() => this.running.delete(key));
+      this.running.set(key, run);
+      return await run;
+    } catch (error) {
+      // E.g. the database went away: give the lease back where possible and go on with the others.
+      this.logger.error(
+        { accountId, tenantId },
+        `Scheduled refresh failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      await this.state.releaseLease(tenantId, accountId, this.owner).catch(() => undefined);
+      return null;
+    }
   }
 
   /**
@@ -153,6 +178,33 @@ export class RefreshService {
       this.ledger.invalidateReads();
       await this.state.releaseLease(tenantId, accountId, this.owner);
     }
+  }
+
+  /**
+   * Starts a refresh without waiting for it (a partner's link or reconnect answers 202 at once);
+   * its outcome lands in the account's state. A failure to even start it is logged: the account
+   * stays due, so the scheduler picks it up.
+   */
+  startRefresh(tenantId: string, accountId: string, trigger: RefreshTrigger): void {
+    this.refresh(tenantId, accountId, trigger).catch((error: unknown) =>
+      this.logger.warn(
+        { accountId, tenantId, trigger },
+        `Refresh could not start: ${error instanceof Error ? error.name : 'unknown'}`,
+      ),
+    );
+  }
+
+  /**
+   * New credentials were stored for the account (a reconnect): it is connected again, `syncing`
+   * until its next refresh lands, and due at once. Clears `reconnect_required` and the last error.
+   */
+  async markReconnected(tenantId: string, accountId: string): Promise<void> {
+    await this.state.updateState(tenantId, accountId, {
+      syncStatus: 'syncing',
+      connectionStatus: 'connected',
+      nextRefreshAt: this.clock.now(),
+      lastError: null,
+    });
   }
 
   /**
@@ -241,11 +293,15 @@ export class RefreshService {
     // The sandbox's outages and expired authorizations are part of its script: info, marked.
     if (isSimulated(error)) this.logger.log({ ...fields, simulated: true }, `Refresh failed: ${message}`);
     else this.logger.warn(fields, `Refresh failed: ${message}`);
+    // Consecutive failures set the backoff (per source: exponential, capped, with jitter). An
+    // expired authorization is not retried at all, so it does not count.
+    const failures = authorization ? account.refreshFailures : account.refreshFailures + 1;
     await this.state.updateState(account.tenantId, account.id, {
       syncStatus: authorization ? 'reconnect_required' : 'error',
       ...(authorization ? { connectionStatus: 'disconnected' as const } : {}),
       // Retrying an expired authorization cannot help; the account waits for new credentials.
-      nextRefreshAt: authorization ? null : new Date(now.getTime() + STALE_AFTER_MS),
+      nextRefreshAt: authorization ? null : this.schedules.nextAfterFailure(account.source, failures, now),
+      refreshFailures: failures,
       lastRefreshAttemptAt: now,
       lastError: message,
     });

@@ -194,6 +194,8 @@ export const SANDBOX_ACCOUNT_FIXTURES: readonly SandboxAccountFixture[] = [
       startDate: '2021-03-01',
       buys: { symbols: [['BTC', 1]], meanDays: 30, usd: [200, 600], feeRate: COINBASE_FEE },
       sells: { meanDays: 365, fraction: [0.1, 0.2], feeRate: COINBASE_FEE },
+      // Synthetic, labelled: the exchange reports 0.0005 BTC the history does not show (reconciliation).
+      reportedBalanceDrift: { symbol: 'BTC', amount: '0.0005' },
     },
   },
   {

@@ -91,6 +91,13 @@ export interface SandboxAccountScript {
    * them, so later sales sell coins the reported history never received.
    */
   readonly gap?: { readonly from: string; readonly to: string };
+  /**
+   * SYNTHETIC reconciliation example (docs/sources.md, "Reconciliation"): the exchange reports
+   * `amount` more `symbol` than the account's history holds (e.g. a reward it never listed as a
+   * transaction), so the account shows a difference beyond dust and needs review. Only the
+   * reported balances change; the history does not.
+   */
+  readonly reportedBalanceDrift?: { readonly symbol: string; readonly amount: string };
 }
 
 export interface GeneratedHistory {

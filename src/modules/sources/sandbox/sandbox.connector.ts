@@ -5,7 +5,13 @@
  */
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error.js';
-import { generateSandboxHistories, type GeneratedHistory } from './sandbox-history.js';
+import { toExact } from '../../../domain/money/exact-decimal.js';
+import { canonicalDecimal } from '../../../domain/money/format.js';
+import {
+  generateSandboxHistories,
+  type GeneratedHistory,
+  type SandboxAccountScript,
+} from './sandbox-history.js';
 import { SANDBOX_SCRIPTS, type SandboxProfile, type SandboxSourceOptions } from './sandbox-fixtures.js';
 import { SANDBOX_PROFILES, SANDBOX_SOURCE } from './sandbox.source.js';
 import {
@@ -87,7 +93,7 @@ export class SandboxConnector implements SourceConnector {
       mode: 'full',
       pages: singlePage(history.transactions),
       // Exchanges report balances themselves; wallets' balances are calculated from the history.
-      reportedBalances: script?.kind === 'exchange' ? history.trueBalances : null,
+      reportedBalances: script?.kind === 'exchange' ? reported(history.trueBalances, script) : null,
     };
   }
 
@@ -130,3 +136,18 @@ export function parseSandboxOptions(
 }
 
 export { SANDBOX_PROFILES };
+
+/**
+ * What a sandbox exchange reports: the account's true balances, plus the script's synthetic
+ * drift where it has one (a deliberate reconciliation mismatch, docs/sources.md).
+ */
+function reported(
+  trueBalances: ReadonlyMap<string, string>,
+  script: SandboxAccountScript,
+): ReadonlyMap<string, string> {
+  const drift = script.reportedBalanceDrift;
+  if (!drift) return trueBalances;
+  const balances = new Map(trueBalances);
+  balances.set(drift.symbol, canonicalDecimal(toExact(balances.get(drift.symbol) ?? '0').plus(drift.amount)));
+  return balances;
+}

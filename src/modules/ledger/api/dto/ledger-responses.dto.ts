@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { COST_BASIS_METHODS, DIRECTIONS } from '../../../../domain/cost-basis/index.js';
-import { AccountStateDto } from '../../../accounts/index.js';
+import { reviewProperty, type AccountReviewDto, AccountStateDto } from '../../../accounts/index.js';
 
 export class TransactionDto {
   @ApiProperty({ description: 'The source transaction id, unique per account.' })
@@ -125,6 +125,37 @@ export class BalanceDto {
   needsReview: boolean;
 }
 
+/** One asset's reconciliation: the source's own balance against the transactions' (docs/sources.md). */
+export class ReconciliationDto {
+  @ApiProperty({ description: 'Asset ticker.', example: 'BTC' })
+  symbol: string;
+
+  @ApiProperty({
+    description:
+      'Quantity the source reports itself, exact decimal as text ("0" when it reports none of the asset).',
+    example: '1.5',
+  })
+  reported: string;
+
+  @ApiProperty({
+    description: 'Quantity the transactions account for, exact decimal as text (the `balance` of the asset).',
+    example: '1.25',
+  })
+  calculated: string;
+
+  @ApiProperty({
+    description: '`reported` − `calculated`, exact decimal as text (positive: the source holds more).',
+    example: '0.25',
+  })
+  difference: string;
+
+  @ApiProperty({
+    description:
+      'The difference is within the asset’s dust threshold (0.00000001; 0.01 for USD-pegged assets): no review.',
+  })
+  withinDust: boolean;
+}
+
 export class BalancesResultDto extends FreshnessDto {
   @ApiProperty({ description: 'Account id (UUID).', format: 'uuid' })
   accountId: string;
@@ -146,4 +177,19 @@ export class BalancesResultDto extends FreshnessDto {
 
   @ApiProperty({ enum: [...COST_BASIS_METHODS], description: 'Cost-basis method of these figures.' })
   costBasisMethod: string;
+
+  @ApiProperty({
+    type: [ReconciliationDto],
+    nullable: true,
+    description:
+      'Where the source reports balances itself (balanceSource `source_reported`): per asset, reported vs calculated quantity and the difference, by symbol; null when the balances are calculated only.',
+  })
+  reconciliation: ReconciliationDto[] | null;
+
+  @ApiProperty(
+    reviewProperty(
+      'Set when a difference in `reconciliation` exceeds dust: the account needs review (the reason names the assets and amounts); null otherwise.',
+    ),
+  )
+  review: AccountReviewDto | null;
 }

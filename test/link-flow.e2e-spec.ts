@@ -1,0 +1,654 @@
+/**
+ * The partner link flow (issue 15 item 5) with the real bitcoin and ethereum sources (items 2, 3)
+ * against local fakes: a fake Esplora, a fake Etherscan-compatible API and JSON-RPC endpoint. A
+ * partner links a zpub and an Ethereum address over REST, watches them sync, and reads balances,
+ * transactions, gains and the checksum; every error path of POST/PUT/DELETE /v1/api/accounts; the
+ * credentials path through a test exchange connector that declares `linking` like a real one; the
+ * admin API's reconnect and xpub link.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Decimal } from 'decimal.js';
+import { DataSource } from 'typeorm';
+import { ManualClock } from '../src/common/clock/clock.js';
+import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
+import { parseExtendedPublicKey, type EsploraTransaction } from '../src/domain/chains/bitcoin/index.js';
+import type { EtherscanNormalTx, EtherscanTokenTx } from '../src/domain/chains/ethereum/index.js';
+import {
+  CredentialsCipher,
+  singlePage,
+  SourceAuthorizationError,
+  SourceUnavailableError,
+  type ConnectorRequest,
+  type ConnectorResult,
+  type SourceConnector,
+  type SourceDescription,
+} from '../src/modules/sources/index.js';
+import { bearer, registerConnector } from './factories/accounts.factory.js';
+import { FakeEsplora } from './fakes/esplora-fake-server.js';
+import { FAKE_ETHERSCAN_KEY, FakeEthereum } from './fakes/ethereum-fake-server.js';
+import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+
+const SCRIPT = fileURLToPath(new URL('../scripts/verify-checksum.mjs', import.meta.url));
+
+// ---- Bitcoin: a zpub wallet with mining income, a payment with change and a network fee ----
+const ZPUB =
+  'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
+const wallet = parseExtendedPublicKey(ZPUB);
+const RECEIVE_0 = wallet.address(0, 0);
+const CHANGE_0 = wallet.address(1, 0);
+const FRIEND = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
+const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const INCOME_AT = '2025-01-10T10:00:00.000Z';
+const PAID_AT = '2025-02-10T12:00:00.000Z';
+
+const coinbase: EsploraTransaction = {
+  txid: 'a1'.repeat(32),
+  vin: [{ txid: '0'.repeat(64), vout: 0, is_coinbase: true, prevout: null }],
+  vout: [{ scriptpubkey_address: RECEIVE_0, value: 50_000_000 }],
+  fee: 0,
+  status: { confirmed: true, block_height: 880_000, block_time: Date.parse(INCOME_AT) / 1000 },
+};
+const payment: EsploraTransaction = {
+  txid: 'b2'.repeat(32),
+  vin: [{ txid: coinbase.txid, vout: 0, prevout: { scriptpubkey_address: RECEIVE_0, value: 50_000_000 } }],
+  vout: [
+    { scriptpubkey_address: FRIEND, value: 20_000_000 },
+    { scriptpubkey_address: CHANGE_0, value: 29_990_000 },
+  ],
+  fee: 10_000,
+  status: { confirmed: true, block_height: 884_000, block_time: Date.parse(PAID_AT) / 1000 },
+};
+
+// ---- Ethereum: a deposit, a payment with gas, USDC and an unknown token ----
+const ME = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
+const me = ME.toLowerCase();
+const OTHER = '0x1111111111111111111111111111111111111111';
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const SPAM = '0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeef';
+const T = Date.parse('2025-03-01T00:00:00Z') / 1000;
+const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+const normal = (n: number, from: string, to: string, value: bigint): EtherscanNormalTx => ({
+  hash: hash(n),
+  blockNumber: String(21_900_000 + n),
+  timeStamp: String(T + n * 3_600),
+  from,
+  to,
+  value: String(value),
+  gasUsed: '21000',
+  gasPrice: '20000000000',
+  isError: '0',
+});
+const token = (n: number, value: bigint, contractAddress: string, decimals: number): EtherscanTokenTx => ({
+  hash: hash(n),
+  blockNumber: String(21_900_000 + n),
+  timeStamp: String(T + n * 3_600),
+  from: OTHER,
+  to: me,
+  value: String(value),
+  contractAddress,
+  tokenSymbol: 'USDC',
+  tokenDecimal: String(decimals),
+  logIndex: '1',
+});
+
+/** A stand-in exchange source, declared as the ccxt sources will be: linked with credentials. */
+class TestExchangeConnector implements SourceConnector {
+  verified: Record<string, string>[] = [];
+  describe(): SourceDescription {
+    return {
+      summary: '`testex` (test)',
+      synthetic: false,
+      options: {},
+      linking: { platforms: ['testex'], accepts: ['credentials'] },
+    };
+  }
+  checkCredentials(credentials: Readonly<Record<string, string>>): void {
+    if (!credentials['apiKey']) throw new Error('unreachable in these tests');
+  }
+  async verifyCredentials(request: ConnectorRequest): Promise<void> {
+    const apiKey = request.credentials?.['apiKey'];
+    this.verified.push({ ...request.credentials });
+    if (apiKey === 'refused-key') throw new SourceAuthorizationError('invalid key refused-key');
+    if (apiKey === 'down-key') throw new SourceUnavailableError('exchange down');
+  }
+  async fetch(request: ConnectorRequest): Promise<ConnectorResult> {
+    if (request.credentials?.['apiKey'] === 'expired-key') throw new SourceAuthorizationError();
+    return {
+      status: 'ready',
+      mode: 'full',
+      pages: singlePage([
+        {
+          transactionId: 'tx-1',
+          symbol: 'BTC',
+          direction: 'buy',
+          amount: '0.1',
+          priceUsd: '90000',
+          feeUsd: '10',
+          occurredAt: new Date('2025-01-05T00:00:00Z'),
+          transferId: null,
+        },
+      ]),
+      reportedBalances: null,
+    };
+  }
+}
+
+describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => {
+  const esplora = new FakeEsplora();
+  const chain = new FakeEthereum();
+  const exchange = new TestExchangeConnector();
+  let t: TestApp;
+  let partner: string;
+  let partnerB: string;
+  let admin: string;
+
+  beforeAll(async () => {
+    const [esploraUrl, chainUrl] = await Promise.all([esplora.start(), chain.start()]);
+    esplora.setTransactions([coinbase, payment]);
+    chain.normal = [normal(1, OTHER, me, 2n * 10n ** 18n), normal(2, me, OTHER, 5n * 10n ** 17n)];
+    chain.tokens = [token(3, 250_000_000n, USDC, 6), token(4, 10n ** 21n, SPAM, 18)];
+    chain.ethBalances.set(me, 1_499_580_000_000_000_000n);
+    chain.tokenBalances.set(`${USDC}:${me}`, 250_000_000n);
+    chain.tokenBalances.set(`${SPAM}:${me}`, 10n ** 21n);
+    t = await startTestApp(
+      {
+        ESPLORA_BASE_URL: esploraUrl,
+        ETHERSCAN_BASE_URL: `${chainUrl}/api`,
+        ETHERSCAN_API_KEY: FAKE_ETHERSCAN_KEY,
+        ETHEREUM_RPC_URL: `${chainUrl}/rpc`,
+      },
+      { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')) },
+    );
+    registerConnector(t, 'testex', exchange);
+    [partner, partnerB, admin] = await Promise.all([
+      t.token(),
+      t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret),
+      t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),
+    ]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all([esplora.stop(), chain.stop()]);
+  });
+
+  /** The problem inside a /v1/api error envelope. */
+  const problem = (res: {
+    body: { responseException: { exceptionMessage: { reason?: string; errors: Record<string, string[]> } } };
+  }) => res.body.responseException.exceptionMessage;
+  const link = (body: object, token = partner) =>
+    t.http.post('/v1/api/accounts').set(bearer(token)).send(body);
+  const get = (path: string, token = partner) => t.http.get(path).set(bearer(token));
+
+  /** Reads the account through the partner list until its first refresh has landed. */
+  async function untilSettled(accountId: string, token = partner): Promise<Record<string, unknown>> {
+    for (let i = 0; i < 200; i++) {
+      const res = await get('/v1/api/accounts?limit=200', token).expect(200);
+      const account = (res.body.result.accounts as Record<string, unknown>[]).find(
+        (a) => a.accountId === accountId,
+      );
+      if (!account) throw new Error(`account ${accountId} is not listed`);
+      if (account.syncStatus !== 'syncing') return account;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`account ${accountId} is still syncing`);
+  }
+
+  const referenceChecksum = (accountId: string, transactions: unknown[]) =>
+    JSON.parse(
+      execFileSync(process.execPath, [SCRIPT, '-'], {
+        input: JSON.stringify([{ accountId, transactions }]),
+        encoding: 'utf8',
+      }),
+    );
+
+  async function btcPriceOn(date: string): Promise<Decimal> {
+    const prices = await t.app.get<MarketPricesPort>(MARKET_PRICES).pricesOnDate(['BTC'], date);
+    return new Decimal(prices.get('BTC')!);
+  }
+
+  describe('a bitcoin zpub', () => {
+    let accountId: string;
+
+    it('links with 202, syncing, and a refresh already started', async () => {
+      const res = await link({ platform: 'bitcoin', identity: 'hh-1/cold-zpub', xpub: ZPUB }).expect(202);
+      expect(res.body).toMatchObject({ isError: false, statusCode: 202 });
+      expect(res.body.result).toMatchObject({
+        platform: 'bitcoin',
+        identity: 'hh-1/cold-zpub',
+        syncStatus: 'syncing',
+        connectionStatus: 'connected',
+        lastSyncedAt: null,
+        address: null,
+        chain: null,
+      });
+      accountId = res.body.result.accountId;
+      const settled = await untilSettled(accountId);
+      expect(settled).toMatchObject({ syncStatus: 'synced', balanceSource: 'source_reported' });
+      // Discovery walked the receive and change chains past the gap limit.
+      expect(esplora.requests).toContain(`/address/${CHANGE_0}/txs/chain`);
+      expect(esplora.requests).toContain(`/address/${wallet.address(0, 20)}`);
+      const [row] = await t.app
+        .get(DataSource)
+        .query('SELECT source, source_options FROM account WHERE id = $1', [accountId]);
+      expect(row).toEqual({ source: 'bitcoin', source_options: { xpub: ZPUB } });
+    });
+
+    it('reads the transactions: income, the payment to a friend, its network fee (the change is no disposal)', async () => {
+      const res = await get(`/v1/api/account/${accountId}/transactions`).expect(200);
+      const p1 = await btcPriceOn('2025-01-10');
+      const p2 = await btcPriceOn('2025-02-10');
+      const rows = (res.body.result.transactions as Record<string, string | null>[]).map((tx) => ({
+        transactionId: tx.transactionId,
+        direction: tx.direction,
+        amount: tx.amount,
+        price: tx.price === null ? null : new Decimal(tx.price).toString(),
+        timestamp: tx.timestamp,
+      }));
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          {
+            transactionId: `${coinbase.txid}:income`,
+            direction: 'income',
+            amount: '0.5',
+            price: p1.toString(),
+            timestamp: INCOME_AT,
+          },
+          {
+            transactionId: `${payment.txid}:withdrawal`,
+            direction: 'withdrawal',
+            amount: '0.2',
+            price: null,
+            timestamp: PAID_AT,
+          },
+          {
+            transactionId: `${payment.txid}:fee`,
+            direction: 'fee',
+            amount: '0.0001',
+            price: p2.toString(),
+            timestamp: PAID_AT,
+          },
+        ]),
+      );
+      expect(rows).toHaveLength(3);
+    });
+
+    it('reads the balance: 0.2999 BTC, basis from the income, the fee realized', async () => {
+      const res = await get(`/v1/api/account/${accountId}/balances`).expect(200);
+      const p1 = await btcPriceOn('2025-01-10');
+      const p2 = await btcPriceOn('2025-02-10');
+      const btc = (res.body.result.balances as Record<string, string>[]).find((b) => b.symbol === 'BTC')!;
+      expect(new Decimal(btc.balance).toString()).toBe('0.2999');
+      expect(new Decimal(btc.costBasis).toFixed(2)).toBe(p1.times('0.2999').toFixed(2));
+      expect(new Decimal(btc.realizedGainLoss).toFixed(2)).toBe(p2.minus(p1).times('0.0001').toFixed(2));
+    });
+
+    it('reads the 2025 gains: the fee is the one disposal; the mining reward is ordinary income', async () => {
+      const p1 = await btcPriceOn('2025-01-10');
+      const p2 = await btcPriceOn('2025-02-10');
+      const res = await get(`/taip/gains-report?tax_year=2025&account_id=${accountId}`).expect(200);
+      const report = res.body.result ?? res.body;
+      expect(new Decimal(report.exact.proceeds_usd).toString()).toBe(p2.times('0.0001').toString());
+      expect(new Decimal(report.exact.cost_basis_usd).toString()).toBe(p1.times('0.0001').toString());
+      expect(new Decimal(report.exact.net_gains_usd).toString()).toBe(
+        p2.minus(p1).times('0.0001').toString(),
+      );
+      expect(new Decimal(report.ordinary_income.replace(/[$,]/g, '')).toFixed(2)).toBe(
+        p1.times('0.5').toFixed(2),
+      );
+    });
+
+    it('reads a checksum equal to the reference script over the exported rows', async () => {
+      const transactions = (await get(`/v1/api/account/${accountId}/transactions`).expect(200)).body.result
+        .transactions;
+      const res = await get('/v1/api/checksum?identity=hh-1%2Fcold-zpub').expect(200);
+      expect(res.body.result.rowCount).toBe(3);
+      expect(referenceChecksum(accountId, transactions)).toEqual({
+        checksum: res.body.result.checksum,
+        rowCount: 3,
+      });
+    });
+
+    it('links a single bitcoin address too (checksum checked by the domain parser)', async () => {
+      const res = await link({
+        platform: 'bitcoin',
+        identity: 'hh-1/btc-address',
+        address: BTC_ADDRESS,
+      }).expect(202);
+      expect(res.body.result).toMatchObject({
+        address: BTC_ADDRESS,
+        chain: 'bitcoin',
+        syncStatus: 'syncing',
+      });
+      expect(await untilSettled(res.body.result.accountId)).toMatchObject({ syncStatus: 'synced' });
+    });
+  });
+
+  describe('an Ethereum address', () => {
+    let accountId: string;
+
+    it('links with 202 and syncs', async () => {
+      const res = await link({ platform: 'ethereum', identity: 'hh-1/metamask', address: ME }).expect(202);
+      expect(res.body.result).toMatchObject({ address: ME, chain: 'ethereum', syncStatus: 'syncing' });
+      accountId = res.body.result.accountId;
+      expect(await untilSettled(accountId)).toMatchObject({
+        syncStatus: 'synced',
+        balanceSource: 'source_reported',
+      });
+    });
+
+    it('reads ETH, gas as a fee, USDC, and the unknown token kept under its contract symbol', async () => {
+      const res = await get(`/v1/api/account/${accountId}/transactions`).expect(200);
+      const rows = (res.body.result.transactions as Record<string, string | null>[]).map((tx) => [
+        tx.direction,
+        tx.symbol,
+        tx.amount,
+      ]);
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          ['deposit', 'ETH', '2'],
+          ['withdrawal', 'ETH', '0.5'],
+          ['fee', 'ETH', '0.00042'],
+          ['deposit', 'USDC', '250'],
+          ['deposit', 'ERCDEADBEEFDEADBEEFD', '1000'],
+        ]),
+      );
+      expect(rows).toHaveLength(5);
+      const balances = (await get(`/v1/api/account/${accountId}/balances`).expect(200)).body.result
+        .balances as Record<string, string>[];
+      const quantity = (symbol: string) =>
+        new Decimal(balances.find((b) => b.symbol === symbol)!.balance).toString();
+      expect(quantity('ETH')).toBe('1.49958');
+      expect(quantity('USDC')).toBe('250');
+      expect(quantity('ERCDEADBEEFDEADBEEFD')).toBe('1000');
+    });
+
+    it('has a checksum over its five rows equal to the reference script', async () => {
+      const transactions = (await get(`/v1/api/account/${accountId}/transactions`).expect(200)).body.result
+        .transactions;
+      const res = await get('/v1/api/checksum?identity=hh-1%2Fmetamask').expect(200);
+      expect(referenceChecksum(accountId, transactions)).toEqual({
+        checksum: res.body.result.checksum,
+        rowCount: 5,
+      });
+    });
+
+    it('its gains report runs (the deposits have no known basis: the gas disposal is flagged)', async () => {
+      const res = await get(`/taip/gains-report?tax_year=2025&account_id=${accountId}`).expect(200);
+      const report = res.body.result ?? res.body;
+      expect(report.account_id).toBe(accountId);
+      expect(report.tax_year).toBe(2025);
+    });
+  });
+
+  describe('an exchange linked with credentials (a test source declaring linking)', () => {
+    let accountId: string;
+
+    it('checks the credentials with the source, stores them encrypted, never returns them', async () => {
+      const credentials = { apiKey: 'good-key', apiSecret: 'very-secret-value' };
+      const res = await link({ platform: 'testex', identity: 'hh-2/testex', credentials }).expect(202);
+      expect(JSON.stringify(res.body)).not.toMatch(/very-secret-value|good-key/);
+      accountId = res.body.result.accountId;
+      expect(exchange.verified).toContainEqual(credentials);
+      const [row] = await t.app
+        .get(DataSource)
+        .query('SELECT credentials_encrypted FROM account WHERE id = $1', [accountId]);
+      expect(row.credentials_encrypted).not.toMatch(/very-secret-value/);
+      expect(await t.app.get(CredentialsCipher).decrypt(accountId, row.credentials_encrypted)).toEqual(
+        credentials,
+      );
+      expect(await untilSettled(accountId)).toMatchObject({ syncStatus: 'synced' });
+    });
+
+    it('refused credentials: 422 naming credentials, nothing stored, the key not echoed', async () => {
+      const res = await link({
+        platform: 'testex',
+        identity: 'hh-2/refused',
+        credentials: { apiKey: 'refused-key', apiSecret: 's' },
+      }).expect(422);
+      expect(problem(res).reason).toBe('credentials_refused');
+      expect(Object.keys(problem(res).errors)).toEqual(['credentials']);
+      expect(JSON.stringify(res.body)).not.toMatch(/refused-key/);
+      await get('/v1/api/account/identity/hh-2%2Frefused').expect(404);
+    });
+
+    it('the source unreachable: 503 with Retry-After, nothing stored', async () => {
+      const res = await link({
+        platform: 'testex',
+        identity: 'hh-2/down',
+        credentials: { apiKey: 'down-key', apiSecret: 's' },
+      }).expect(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(problem(res).reason).toBe('source_unavailable');
+      await get('/v1/api/account/identity/hh-2%2Fdown').expect(404);
+    });
+
+    it('reconnects: reconnect_required cleared, new credentials stored, a refresh started', async () => {
+      // The key expires: the next refresh puts the account in reconnect_required.
+      const expired = await link({
+        platform: 'testex',
+        identity: 'hh-2/expiring',
+        credentials: { apiKey: 'expired-key', apiSecret: 's' },
+      }).expect(202);
+      const id = expired.body.result.accountId as string;
+      expect(await untilSettled(id)).toMatchObject({
+        syncStatus: 'reconnect_required',
+        connectionStatus: 'disconnected',
+      });
+
+      await t.http
+        .put(`/v1/api/accounts/${id}/credentials`)
+        .set(bearer(partner))
+        .send({ credentials: { apiKey: 'refused-key', apiSecret: 's' } })
+        .expect(422);
+      const res = await t.http
+        .put(`/v1/api/accounts/${id}/credentials`)
+        .set(bearer(partner))
+        .send({ credentials: { apiKey: 'fresh-key', apiSecret: 'new-secret' } })
+        .expect(202);
+      expect(res.body.result).toMatchObject({ syncStatus: 'syncing', connectionStatus: 'connected' });
+      expect(JSON.stringify(res.body)).not.toMatch(/fresh-key|new-secret/);
+      expect(await untilSettled(id)).toMatchObject({ syncStatus: 'synced', connectionStatus: 'connected' });
+      const [row] = await t.app
+        .get(DataSource)
+        .query('SELECT credentials_encrypted, last_error FROM account WHERE id = $1', [id]);
+      expect(await t.app.get(CredentialsCipher).decrypt(id, row.credentials_encrypted)).toEqual({
+        apiKey: 'fresh-key',
+        apiSecret: 'new-secret',
+      });
+      expect(row.last_error).toBeNull();
+    });
+
+    it('reconnect errors: missing credentials 400, a watch-only account 400, another tenant 404', async () => {
+      const put = (id: string, body: object, token = partner) =>
+        t.http.put(`/v1/api/accounts/${id}/credentials`).set(bearer(token)).send(body);
+      const missing = await put(accountId, {}).expect(400);
+      expect(Object.keys(problem(missing).errors)).toContain('credentials');
+      const wallet = (await get('/v1/api/account/identity/hh-1%2Fmetamask').expect(200)).body.result;
+      const watchOnly = await put(wallet.accountId, { credentials: { apiKey: 'k' } }).expect(400);
+      expect(Object.keys(problem(watchOnly).errors)).toEqual(['credentials']);
+      await put(accountId, { credentials: { apiKey: 'good-key' } }, partnerB).expect(404);
+      await put('00000000-0000-4000-8000-000000000000', { credentials: { apiKey: 'good-key' } }).expect(404);
+      await put('not-a-uuid', { credentials: { apiKey: 'good-key' } }).expect(400);
+    });
+  });
+
+  describe('POST /v1/api/accounts errors', () => {
+    it.each([
+      ['an xpub that does not parse', { platform: 'bitcoin', xpub: `${ZPUB.slice(0, -1)}t` }, 'xpub'],
+      ['a private extended key', { platform: 'bitcoin', xpub: `zprv${ZPUB.slice(4)}` }, 'xpub'],
+      ['an xpub that is not base58', { platform: 'bitcoin', xpub: 'zpub-not-a-key!' }, 'xpub'],
+      [
+        'a bitcoin address with a bad checksum',
+        { platform: 'bitcoin', address: `${BTC_ADDRESS.slice(0, -1)}a` },
+        'address',
+      ],
+      [
+        'an ethereum address with a bad EIP-55 checksum',
+        { platform: 'ethereum', address: ME.replace('EfFD', 'efFD') },
+        'address',
+      ],
+      ['an ethereum address that is too short', { platform: 'ethereum', address: '0x1234' }, 'address'],
+      ['an xpub on ethereum', { platform: 'ethereum', xpub: ZPUB }, 'xpub'],
+      ['credentials on bitcoin', { platform: 'bitcoin', credentials: { apiKey: 'k' } }, 'credentials'],
+      ['address and xpub together', { platform: 'bitcoin', address: BTC_ADDRESS, xpub: ZPUB }, 'xpub'],
+      ['nothing to watch', { platform: 'bitcoin' }, 'address'],
+      ['missing credentials', { platform: 'testex' }, 'credentials'],
+      ['an unknown platform', { platform: 'nasdaq', address: BTC_ADDRESS }, 'platform'],
+      ['the sandbox (not linkable)', { platform: 'sandbox', credentials: { apiKey: 'k' } }, 'platform'],
+      ['no platform', { address: BTC_ADDRESS }, 'platform'],
+      ['malformed credentials', { platform: 'testex', credentials: { apiKey: 5 } }, 'credentials'],
+    ])('%s: 400 naming %s', async (_case, body, field) => {
+      const res = await link({ identity: `errors/${field}`, ...body }).expect(400);
+      expect(Object.keys(problem(res).errors)).toContain(field);
+      expect(JSON.stringify(res.body)).not.toMatch(/very-secret/);
+    });
+
+    it('lists the linkable platforms on an unknown one', async () => {
+      const res = await link({ platform: 'nasdaq', identity: 'x', address: BTC_ADDRESS }).expect(400);
+      expect(problem(res).errors.platform[0]).toMatch(/bitcoin, ethereum, testex/);
+    });
+
+    it('a duplicate identity: 409 (the other tenant may use it)', async () => {
+      const res = await link({ platform: 'ethereum', identity: 'hh-1/metamask', address: ME }).expect(409);
+      expect(Object.keys(problem(res).errors)).toEqual(['identity']);
+      const other = await link(
+        { platform: 'ethereum', identity: 'hh-1/metamask', address: ME },
+        partnerB,
+      ).expect(202);
+      await untilSettled(other.body.result.accountId, partnerB);
+    });
+
+    it('the admin scope is refused on the partner routes (403), and no token is 401', async () => {
+      await link({ platform: 'bitcoin', identity: 'adm', xpub: ZPUB }, admin).expect(403);
+      await t.http
+        .put('/v1/api/accounts/00000000-0000-4000-8000-000000000000/credentials')
+        .set(bearer(admin))
+        .send({ credentials: { apiKey: 'k' } })
+        .expect(403);
+      await t.http
+        .delete('/v1/api/accounts/00000000-0000-4000-8000-000000000000')
+        .set(bearer(admin))
+        .expect(403);
+      await t.http.post('/v1/api/accounts').send({}).expect(401);
+    });
+
+    it('Idempotency-Key: a retry gets the first answer and links nothing twice', async () => {
+      const body = { platform: 'bitcoin', identity: 'hh-3/idem', address: BTC_ADDRESS };
+      const first = await link(body).set('Idempotency-Key', 'link-hh-3').expect(202);
+      const again = await link(body).set('Idempotency-Key', 'link-hh-3').expect(202);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.result.accountId).toBe(first.body.result.accountId);
+      await untilSettled(first.body.result.accountId);
+      const deleted = await t.http
+        .delete(`/v1/api/accounts/${first.body.result.accountId}`)
+        .set(bearer(partner))
+        .set('Idempotency-Key', 'unlink-hh-3')
+        .expect(204);
+      expect(deleted.body).toEqual({});
+      const replayed = await t.http
+        .delete(`/v1/api/accounts/${first.body.result.accountId}`)
+        .set(bearer(partner))
+        .set('Idempotency-Key', 'unlink-hh-3')
+        .expect(204);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+    });
+  });
+
+  describe('DELETE /v1/api/accounts/{id}', () => {
+    it('another tenant gets 404 and the account stays', async () => {
+      const { accountId } = (await get('/v1/api/account/identity/hh-1%2Fbtc-address').expect(200)).body
+        .result;
+      await t.http.delete(`/v1/api/accounts/${accountId}`).set(bearer(partnerB)).expect(404);
+      await get(`/v1/api/account/${accountId}/transactions`).expect(200);
+    });
+
+    it('unlinks: credentials, transactions and balances go; reads answer 404', async () => {
+      const { accountId } = (await get('/v1/api/account/identity/hh-2%2Ftestex').expect(200)).body.result;
+      await t.http.delete(`/v1/api/accounts/${accountId}`).set(bearer(partner)).expect(204);
+      await get(`/v1/api/account/${accountId}/transactions`).expect(404);
+      await get(`/v1/api/account/${accountId}/balances`).expect(404);
+      await get('/v1/api/account/identity/hh-2%2Ftestex').expect(404);
+      const count = async (table: string) =>
+        Number(
+          (
+            await t.app
+              .get(DataSource)
+              .query(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [accountId])
+          )[0].n,
+        );
+      expect(await count('transaction')).toBe(0);
+      expect(await count('balance_snapshot')).toBe(0);
+      expect(
+        (await t.app.get(DataSource).query('SELECT id FROM account WHERE id = $1', [accountId])).length,
+      ).toBe(0);
+      await t.http.delete(`/v1/api/accounts/${accountId}`).set(bearer(partner)).expect(404);
+      // The identity is free again.
+      await link({
+        platform: 'testex',
+        identity: 'hh-2/testex',
+        credentials: { apiKey: 'good-key', apiSecret: 's' },
+      }).expect(202);
+    });
+
+    it('a malformed id is 400', async () => {
+      await t.http.delete('/v1/api/accounts/not-a-uuid').set(bearer(partner)).expect(400);
+    });
+  });
+
+  describe('the admin API', () => {
+    it('links a bitcoin xpub for a tenant (validated by the domain parser)', async () => {
+      const res = await t.http
+        .post('/admin/accounts')
+        .set(bearer(admin))
+        .send({ tenant: 'sandbox-b', platform: 'bitcoin', identity: 'b/zpub', source: 'bitcoin', xpub: ZPUB })
+        .expect(201);
+      expect(res.body).toMatchObject({ source: 'bitcoin', syncStatus: 'syncing', address: null });
+      const refreshed = await t.http
+        .post(`/admin/accounts/${res.body.accountId}/refresh?tenant=sandbox-b`)
+        .set(bearer(admin))
+        .expect(200);
+      expect(refreshed.body).toMatchObject({ status: 'refreshed', inserted: 3 });
+      const bad = await t.http
+        .post('/admin/accounts')
+        .set(bearer(admin))
+        .send({
+          tenant: 'sandbox-b',
+          platform: 'bitcoin',
+          identity: 'b/bad',
+          source: 'bitcoin',
+          xpub: `xprv${ZPUB.slice(4)}`,
+        })
+        .expect(400);
+      expect(Object.keys(bad.body.errors)).toEqual(['xpub']);
+      const none = await t.http
+        .post('/admin/accounts')
+        .set(bearer(admin))
+        .send({ tenant: 'sandbox-b', platform: 'bitcoin', identity: 'b/none', source: 'bitcoin' })
+        .expect(400);
+      expect(Object.keys(none.body.errors)).toEqual(['address']);
+    });
+
+    it('reconnects an account of any tenant; another tenant named: 404', async () => {
+      const { accountId } = (await get('/v1/api/account/identity/hh-2%2Fexpiring').expect(200)).body.result;
+      const res = await t.http
+        .put(`/admin/accounts/${accountId}/credentials?tenant=sandbox`)
+        .set(bearer(admin))
+        .send({ credentials: { apiKey: 'admin-key', apiSecret: 'x' } })
+        .expect(200);
+      expect(res.body).toMatchObject({ tenant: 'sandbox', hasCredentials: true, syncStatus: 'syncing' });
+      expect(JSON.stringify(res.body)).not.toMatch(/admin-key/);
+      await untilSettled(accountId);
+      await t.http
+        .put(`/admin/accounts/${accountId}/credentials?tenant=sandbox-b`)
+        .set(bearer(admin))
+        .send({ credentials: { apiKey: 'admin-key' } })
+        .expect(404);
+      await t.http
+        .put(`/admin/accounts/${accountId}/credentials?tenant=sandbox`)
+        .set(bearer(partner))
+        .send({ credentials: { apiKey: 'admin-key' } })
+        .expect(403);
+    });
+  });
+});
