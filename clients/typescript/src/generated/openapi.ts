@@ -27,7 +27,7 @@ export interface paths {
         };
         /**
          * List accounts with their state (one tenant or all), filtered by sync state, with counts
-         * @description Without `tenant`, lists every tenant’s accounts; each row names its tenant. `syncStatus` keeps the accounts in one state; `counts` gives the number of accounts in every state for the same tenant selection.
+         * @description Without `tenant`, lists every tenant’s accounts; each row names its tenant. `syncStatus` keeps the accounts in one state; `counts` gives the number of accounts in every state for the same tenant selection. `review=needs_review` keeps the accounts whose source-reported balances disagree with their transactions; `needsReview` counts them.
          */
         get: operations["AdminAccountsController_list"];
         put?: never;
@@ -60,6 +60,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/accounts/{accountId}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reconnect an account of a tenant with new credentials
+         * @description As the partner route: checked with the source where it can, stored encrypted in place of the old ones, the account `connected` and `syncing` again with a refresh started.
+         */
+        put: operations["AdminAccountsController_reconnect"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/accounts/{accountId}/import": {
         parameters: {
             query?: never;
@@ -70,8 +90,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import transactions from CSV (docs/csv-format.md) into a csv account
-         * @description Body: the CSV file, Content-Type text/csv, up to 20 MB. All rows or none: every bad row is reported with its line number and nothing is imported. Existing transactionIds are updated.
+         * Import transactions from a file into a csv account: the service's CSV or an exchange export
+         * @description The file is the service's CSV (docs/csv-format.md) or an exchange's transaction export: Coinbase transaction history, Kraken ledgers or trades, Gemini transaction history, Bitstamp transactions (docs/sources.md, "Export files"). Send it as the body (Content-Type text/csv, `format` in the query) or as a multipart/form-data upload (field `file`, optional field `format`); up to 20 MB either way. The format is detected from the header row unless named. All rows or none: every bad row is reported with its line number and column and nothing is imported. Existing transaction ids are updated.
          */
         post: operations["AdminAccountsController_import"];
         delete?: never;
@@ -709,6 +729,50 @@ export interface paths {
         /** The caller's accounts with their state (cursor-paginated) */
         get: operations["AccountsController_list"];
         put?: never;
+        /**
+         * Link an account: exchange credentials, a watched address, or a bitcoin xpub
+         * @description The source is the one serving `platform`; send exactly one of `credentials`, `address`, `xpub`, as the platform takes them (bitcoin: address or xpub; ethereum: address; exchanges: credentials). Credentials are checked with the source before the answer where it can, encrypted at rest and never returned. Answers 202 with the account in `syncing`: its first refresh has started; read the account (list, identity) until `syncStatus` is `synced` (or `error` / `reconnect_required`). An addition to the spec (issue 15); see docs/sources.md "Linking accounts".
+         */
+        post: operations["AccountsController_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink an account
+         * @description Removes the account with its encrypted credentials, transactions and balances at once; accounts it had transfers with get new balances. Nothing is kept: download transactions and tax reports first (docs/sources.md "Linking accounts").
+         */
+        delete: operations["AccountsController_unlink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/accounts/{accountId}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reconnect an account with new credentials
+         * @description For an account in `reconnect_required` (or to rotate keys): the credentials are checked with the source where it can, replace the stored ones (encrypted, never returned), and the account is `connected` and `syncing` again with a refresh started. Only for platforms linked with credentials.
+         */
+        put: operations["AccountsController_reconnect"];
         post?: never;
         delete?: never;
         options?: never;
@@ -767,7 +831,7 @@ export interface components {
              */
             accountId: string;
             /**
-             * @description `source_reported`: the source reports the balances itself (checked against the history); `calculated`: computed from the transaction history.
+             * @description `source_reported`: the source reports the balances itself (reconciled with the history: `reconciliation` and `review` on the balances); `calculated`: computed from the transaction history.
              * @enum {string}
              */
             balanceSource: "source_reported" | "calculated";
@@ -809,7 +873,7 @@ export interface components {
              */
             accountId: string;
             /**
-             * @description `source_reported`: the source reports the balances itself (checked against the history); `calculated`: computed from the transaction history.
+             * @description `source_reported`: the source reports the balances itself (reconciled with the history: `reconciliation` and `review` on the balances); `calculated`: computed from the transaction history.
              * @enum {string}
              */
             balanceSource: "source_reported" | "calculated";
@@ -854,7 +918,7 @@ export interface components {
             /** @description On-chain address (wallets); null for exchange accounts. */
             address: string | null;
             /**
-             * @description `source_reported`: the source reports the balances itself (checked against the history); `calculated`: computed from the transaction history.
+             * @description `source_reported`: the source reports the balances itself (reconciled with the history: `reconciliation` and `review` on the balances); `calculated`: computed from the transaction history.
              * @enum {string}
              */
             balanceSource: "source_reported" | "calculated";
@@ -899,7 +963,7 @@ export interface components {
             /** @description On-chain address (wallets); null for exchange accounts. */
             address: string | null;
             /**
-             * @description `source_reported`: the source reports the balances itself (checked against the history); `calculated`: computed from the transaction history.
+             * @description `source_reported`: the source reports the balances itself (reconciled with the history: `reconciliation` and `review` on the balances); `calculated`: computed from the transaction history.
              * @enum {string}
              */
             balanceSource: "source_reported" | "calculated";
@@ -937,12 +1001,32 @@ export interface components {
              * @example bitcoin
              */
             platform: string;
+            /** @description Consecutive failed refreshes: the scheduler backs off exponentially (per source, with jitter and a cap); 0 after a successful refresh. */
+            refreshFailures: number;
+            /** @description Set when the source-reported balances disagree with the transactions beyond dust; null otherwise. */
+            review?: {
+                /**
+                 * @description Which assets disagree and by how much (source-reported, calculated, difference).
+                 * @example Source-reported balances disagree with the transactions beyond dust: BTC: the source reports 1.5, the transactions account for 1.25 (difference 0.25).
+                 */
+                reason: string;
+                /**
+                 * @description When the disagreement was first seen (ISO 8601); cleared by a refresh that agrees.
+                 * @example 2026-04-01T12:00:00.000Z
+                 */
+                since: string;
+                /**
+                 * @description Always `needs_review` (the field is null otherwise).
+                 * @enum {string}
+                 */
+                status: "needs_review";
+            } | null;
             /**
              * @description Connector feeding the account.
              * @example sandbox
              * @enum {string}
              */
-            source: "sandbox" | "csv";
+            source: "sandbox" | "csv" | "bitcoin" | "ethereum";
             /**
              * @description `syncing`: initial synchronisation not finished; `synced`: the last refresh succeeded; `reconnect_required`: the source rejected the authorization (the end client must reconnect); `error`: the last refresh failed (cached data, if any, is still served).
              * @enum {string}
@@ -972,6 +1056,8 @@ export interface components {
                 synced: number;
                 syncing: number;
             };
+            /** @description Accounts needing review (reconciliation) for the tenant selection, whatever `syncStatus` or `review` filters. */
+            needsReview: number;
             /** @description Cursor of the next page; null on the last page. */
             nextCursor: string | null;
         };
@@ -1108,7 +1194,7 @@ export interface components {
             /** @description One entry per asset held or disposed of, by symbol. */
             balances: components["schemas"]["BalanceDto"][];
             /**
-             * @description `source_reported`: the source reports the balances itself (checked against the history); `calculated`: computed from the transaction history.
+             * @description `source_reported`: the source reports the balances itself (reconciled with the history: `reconciliation` and `review` on the balances); `calculated`: computed from the transaction history.
              * @enum {string}
              */
             balanceSource: "source_reported" | "calculated";
@@ -1135,8 +1221,28 @@ export interface components {
             marketValue: string;
             /** @description Account total realized gain/loss in USD, to the cent. */
             realizedGainLoss: string;
+            /** @description Where the source reports balances itself (balanceSource `source_reported`): per asset, reported vs calculated quantity and the difference, by symbol; null when the balances are calculated only. */
+            reconciliation: components["schemas"]["ReconciliationDto"][] | null;
             /** @description A refresh from the source completed during this request (forceRefresh on stale data). */
             refreshed: boolean;
+            /** @description Set when a difference in `reconciliation` exceeds dust: the account needs review (the reason names the assets and amounts); null otherwise. */
+            review?: {
+                /**
+                 * @description Which assets disagree and by how much (source-reported, calculated, difference).
+                 * @example Source-reported balances disagree with the transactions beyond dust: BTC: the source reports 1.5, the transactions account for 1.25 (difference 0.25).
+                 */
+                reason: string;
+                /**
+                 * @description When the disagreement was first seen (ISO 8601); cleared by a refresh that agrees.
+                 * @example 2026-04-01T12:00:00.000Z
+                 */
+                since: string;
+                /**
+                 * @description Always `needs_review` (the field is null otherwise).
+                 * @enum {string}
+                 */
+                status: "needs_review";
+            } | null;
             /**
              * @description `syncing`: initial synchronisation not finished; `synced`: the last refresh succeeded; `reconnect_required`: the source rejected the authorization (the end client must reconnect); `error`: the last refresh failed (cached data, if any, is still served).
              * @enum {string}
@@ -1319,11 +1425,11 @@ export interface components {
              */
             sandboxProfile?: "normal" | "slow_initial_sync" | "reconnect_required" | "outage_after_first_sync";
             /**
-             * @description Connector that fetches the history: `csv` (imports), or `sandbox` (synthetic; not in production).
+             * @description Connector that fetches the history: `csv` (imports), `bitcoin` (watch-only address or xpub/ypub/zpub, from an Esplora API), `ethereum` (watch-only address: ETH and ERC-20, from an Etherscan-compatible API), or `sandbox` (synthetic; not in production).
              * @example sandbox
              * @enum {string}
              */
-            source: "sandbox" | "csv";
+            source: "sandbox" | "csv" | "bitcoin" | "ethereum";
             /** @description Sandbox slow_initial_sync only: minutes until the initial sync completes (default 15). */
             syncDelayMinutes?: number;
             /**
@@ -1331,6 +1437,11 @@ export interface components {
              * @example sandbox
              */
             tenant: string;
+            /**
+             * @description Bitcoin source only: an account-level extended PUBLIC key (xpub BIP44, ypub BIP49, zpub BIP84; tpub/upub/vpub on testnet) whose receive and change addresses are watched (gap limit 20). Instead of address.
+             * @example zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs
+             */
+            xpub?: string;
         };
         CreateClientDto: {
             /**
@@ -1752,9 +1863,15 @@ export interface components {
              * @description Account id (UUID).
              */
             accountId: string;
+            /**
+             * @description The format the file was read as (named, or detected from its header row).
+             * @example csv
+             * @enum {string}
+             */
+            format: "csv" | "coinbase" | "kraken-ledgers" | "kraken-trades" | "gemini" | "bitstamp";
             /** @description New transactions stored. */
             inserted: number;
-            /** @description Data rows in the file. */
+            /** @description Transactions read from the file (an export's trade between two crypto assets gives two; skipped rows none). */
             rows: number;
             /**
              * @description Slug of the tenant the account belongs to.
@@ -1818,6 +1935,37 @@ export interface components {
         JwksDto: {
             /** @description Every key that verifies tokens now (several while keys rotate). */
             keys: components["schemas"]["JwkDto"][];
+        };
+        LinkAccountDto: {
+            /**
+             * @description A watched on-chain address of the platform’s chain (bitcoin: any mainnet address type, checksum checked; ethereum: 0x + 40 hex digits, EIP-55 checksum checked when mixed case).
+             * @example 0x52908400098527886E0F7030069857D2E4169EE7
+             */
+            address?: string;
+            /**
+             * Format: uuid
+             * @description Collection id (UUID) of the end client connection; generated when absent.
+             */
+            collectionId?: string;
+            /** @description Read-only API credentials of an exchange account (e.g. apiKey, apiSecret, passphrase), for platforms linked with credentials. Checked with the source before the answer where it can; encrypted at rest (AES-256-GCM); never returned or logged. */
+            credentials?: {
+                [key: string]: string;
+            };
+            /**
+             * @description The partner's identifier for the account, unique per tenant (a duplicate is a 409).
+             * @example household-1001/cold-wallet
+             */
+            identity: string;
+            /**
+             * @description Platform of the account, lower-case: `bitcoin` (address or xpub), `ethereum` (address), or an exchange linked with credentials. An unknown platform is a 400 listing the known ones.
+             * @example bitcoin
+             */
+            platform: string;
+            /**
+             * @description Bitcoin only: an account-level extended PUBLIC key (xpub BIP44, ypub BIP49, zpub BIP84); its receive and change addresses are watched with a gap limit of 20. A private key (xprv…) is refused.
+             * @example zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs
+             */
+            xpub?: string;
         };
         MarketDataRecordDto: {
             /**
@@ -2227,6 +2375,36 @@ export interface components {
             count: number;
             /** @description What to review, in words. */
             message: string;
+        };
+        ReconciliationDto: {
+            /**
+             * @description Quantity the transactions account for, exact decimal as text (the `balance` of the asset).
+             * @example 1.25
+             */
+            calculated: string;
+            /**
+             * @description `reported` − `calculated`, exact decimal as text (positive: the source holds more).
+             * @example 0.25
+             */
+            difference: string;
+            /**
+             * @description Quantity the source reports itself, exact decimal as text ("0" when it reports none of the asset).
+             * @example 1.5
+             */
+            reported: string;
+            /**
+             * @description Asset ticker.
+             * @example BTC
+             */
+            symbol: string;
+            /** @description The difference is within the asset’s dust threshold (0.00000001; 0.01 for USD-pegged assets): no review. */
+            withinDust: boolean;
+        };
+        ReconnectCredentialsDto: {
+            /** @description Read-only API credentials of an exchange account (e.g. apiKey, apiSecret, passphrase), for platforms linked with credentials. Checked with the source before the answer where it can; encrypted at rest (AES-256-GCM); never returned or logged. */
+            credentials: {
+                [key: string]: string;
+            };
         };
         RefreshResultDto: {
             /** @description The account after the refresh. */
@@ -2646,7 +2824,7 @@ export interface components {
              */
             accountId: string;
             /**
-             * @description `source_reported`: the source reports the balances itself (checked against the history); `calculated`: computed from the transaction history.
+             * @description `source_reported`: the source reports the balances itself (reconciled with the history: `reconciliation` and `review` on the balances); `calculated`: computed from the transaction history.
              * @enum {string}
              */
             balanceSource: "source_reported" | "calculated";
@@ -2799,6 +2977,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size, default 50, at most 200. */
                 limit?: number;
+                /** @description Only accounts whose source-reported balances disagree with their transactions (reconciliation); `needsReview` counts them. */
+                review?: "needs_review";
                 /** @description Only accounts in this sync state (e.g. `reconnect_required`, `error`); `counts` still covers every state. */
                 syncStatus?: "syncing" | "synced" | "reconnect_required" | "error";
                 /** @description Tenant slug; all tenants when absent. */
@@ -3205,7 +3385,7 @@ export interface operations {
             };
         };
     };
-    AdminAccountsController_import: {
+    AdminAccountsController_reconnect: {
         parameters: {
             query: {
                 /** @description Slug of the tenant the account belongs to. Required; an account of another tenant answers 404. */
@@ -3221,10 +3401,164 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The CSV file. */
         requestBody: {
             content: {
-                "text/csv": string;
+                "application/json": components["schemas"]["ReconnectCredentialsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAccountDto"];
+                };
+            };
+            /** @description credentials missing or malformed, or the source takes none. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Account not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The source refused the credentials (reason `credentials_refused`); nothing was stored. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The source could not be reached to check them (Retry-After); nothing was stored. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminAccountsController_import: {
+        parameters: {
+            query: {
+                /** @description The file's format: `csv` (the service's own, docs/csv-format.md) or an exchange export (docs/sources.md, "Export files"). Absent: detected from the header row. */
+                format?: "csv" | "coinbase" | "kraken-ledgers" | "kraken-trades" | "gemini" | "bitstamp";
+                /** @description Slug of the tenant the account belongs to. Required; an account of another tenant answers 404. */
+                tenant: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description accountId (UUID). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        /** @description text/csv: the file itself. multipart/form-data: the file in the field `file` and optionally its format in the field `format`. */
+        requestBody: {
+            content: {
+                "multipart/form-data": string | {
+                    /**
+                     * Format: binary
+                     * @description The file, up to 20 MB.
+                     */
+                    file: string;
+                    /**
+                     * @description The file's format: `csv` (the service's own, docs/csv-format.md) or an exchange export (docs/sources.md, "Export files"). Absent: detected from the header row.
+                     * @enum {string}
+                     */
+                    format?: "csv" | "coinbase" | "kraken-ledgers" | "kraken-trades" | "gemini" | "bitstamp";
+                };
+                "text/csv": string | {
+                    /**
+                     * Format: binary
+                     * @description The file, up to 20 MB.
+                     */
+                    file: string;
+                    /**
+                     * @description The file's format: `csv` (the service's own, docs/csv-format.md) or an exchange export (docs/sources.md, "Export files"). Absent: detected from the header row.
+                     * @enum {string}
+                     */
+                    format?: "csv" | "coinbase" | "kraken-ledgers" | "kraken-trades" | "gemini" | "bitstamp";
+                };
             };
         };
         responses: {
@@ -3236,7 +3570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResultDto"];
                 };
             };
-            /** @description Bad rows, by line number ("line 3": [...]); nothing imported. */
+            /** @description Bad rows, by line number and column ("line 3": [...]), an unknown format, or a form without its file; nothing imported. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3276,6 +3610,15 @@ export interface operations {
             };
             /** @description Over 20 MB. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Neither text/csv nor multipart/form-data. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7245,6 +7588,364 @@ export interface operations {
                 };
             };
             /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AccountsController_link: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkAccountDto"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the new account in `result` (`syncStatus: syncing`); its first refresh has started. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["AccountListItemDto"];
+                    };
+                };
+            };
+            /** @description A field is invalid, named in `errors`: an unknown `platform` (the known ones are listed), a missing or extra `credentials`/`address`/`xpub`, an address or xpub that does not parse (`address`, `xpub`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The identity (or collectionId) already has an account in the tenant. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The source refused the credentials (reason `credentials_refused`; `errors` names `credentials`); nothing was stored. Also: an Idempotency-Key reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The source could not be reached to check the credentials (reason `source_unavailable`; retry after the seconds in Retry-After); nothing was stored. Also: the database is unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AccountsController_unlink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description accountId (UUID). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked; no body. Reads of the account answer 404 from now on. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description accountId is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Account not found (or another tenant’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AccountsController_reconnect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description accountId (UUID). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconnectCredentialsDto"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the account in `result` (`syncStatus: syncing`); a refresh has started. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["AccountListItemDto"];
+                    };
+                };
+            };
+            /** @description accountId is not a UUID, `credentials` is missing or malformed, or the account’s source takes no credentials (named `credentials`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Account not found (or another tenant’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The source refused the credentials (reason `credentials_refused`; `errors` names `credentials`); nothing was stored. Also: an Idempotency-Key reused with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The source could not be reached to check the credentials (reason `source_unavailable`; retry after the seconds in Retry-After); nothing was stored. Also: the database is unavailable. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (database outages). */
