@@ -15,6 +15,17 @@ export function holdingTerm(acquiredAt: Date, disposedAt: Date): HoldingTerm {
   return utcDateKey(disposedAt) > oneYearAnniversaryKey(acquiredAt) ? 'long' : 'short';
 }
 
+/**
+ * The first UTC calendar date on which a disposal of a lot acquired at `acquiredAt` is long-term
+ * (the day after the one-year anniversary, by the rule above), as YYYY-MM-DD. Bought 2023-03-01:
+ * 2024-03-02; bought 2024-02-29: 2025-03-01.
+ */
+export function longTermFrom(acquiredAt: Date): string {
+  const key = oneYearAnniversaryKey(acquiredAt);
+  const anniversary = Date.UTC(Math.floor(key / 10_000), Math.floor(key / 100) % 100 - 1, key % 100);
+  return new Date(anniversary + 86_400_000).toISOString().slice(0, 10);
+}
+
 function oneYearAnniversaryKey(acquiredAt: Date): number {
   const year = acquiredAt.getUTCFullYear() + 1;
   const month = acquiredAt.getUTCMonth() + 1;

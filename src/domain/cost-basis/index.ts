@@ -15,7 +15,7 @@ export {
 } from './directions.js';
 export { CostBasisErrorCode, InvalidLedgerEntryError } from './cost-basis.errors.js';
 export type * from './cost-basis.types.js';
-export { holdingTerm } from './holding-period.js';
+export { holdingTerm, longTermFrom } from './holding-period.js';
 export { compareForProcessing, sortForProcessing } from './processing-order.js';
 export {
   summarizeByAccountAndSymbol,
