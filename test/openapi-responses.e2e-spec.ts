@@ -565,6 +565,14 @@ describe('OpenAPI document against live responses (e2e)', () => {
     await call(form, t.http.get('/taip/form-8949?tax_year=2024&format=csv').set(bearer(partner)));
     await call(form, t.http.get('/taip/form-8949?tax_year=2024&format=pdf').set(bearer(partner)));
 
+    const lots = 'GET /taip/lots';
+    await call(lots, t.http.get(`/taip/lots?account_id=${ACCOUNT}`).set(bearer(partner)));
+    await call(lots, t.http.get('/taip/lots?method=lifo').set(bearer(partner)));
+    await call(lots, t.http.get(`/taip/lots?account_id=${NOBODY}`).set(bearer(partner)));
+    const harvesting = 'GET /taip/harvesting-candidates';
+    await call(harvesting, t.http.get('/taip/harvesting-candidates?wash_sale=assume').set(bearer(partner)));
+    await call(harvesting, t.http.get('/taip/harvesting-candidates?min_loss=-1').set(bearer(partner)));
+
     const evaluate = 'POST /qscore/evaluate';
     await call(
       evaluate,
@@ -722,7 +730,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
     }
     expect(missing).toEqual([]);
     // 31 + GET, PUT and DELETE of /qsim/assumptions (issue 20) + the 13 admin API operations of issue 17 item 4
-    // + the link flow's POST, PUT credentials and DELETE of /v1/api/accounts and the admin reconnect (issue 15).
-    expect(outcomes.size).toBe(31 + 3 + 13 + 4);
+    // + the link flow's POST, PUT credentials and DELETE of /v1/api/accounts and the admin reconnect (issue 15)
+    // + open lots and harvesting candidates (issue 19).
+    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 2);
   });
 });

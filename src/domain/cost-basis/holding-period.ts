@@ -22,7 +22,7 @@ export function holdingTerm(acquiredAt: Date, disposedAt: Date): HoldingTerm {
  */
 export function longTermFrom(acquiredAt: Date): string {
   const key = oneYearAnniversaryKey(acquiredAt);
-  const anniversary = Date.UTC(Math.floor(key / 10_000), Math.floor(key / 100) % 100 - 1, key % 100);
+  const anniversary = Date.UTC(Math.floor(key / 10_000), (Math.floor(key / 100) % 100) - 1, key % 100);
   return new Date(anniversary + 86_400_000).toISOString().slice(0, 10);
 }
 

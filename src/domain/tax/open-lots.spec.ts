@@ -4,12 +4,7 @@ import { summarizeByAccountAndSymbol, valuePositions } from '../cost-basis/posit
 import { ledgerEntry } from '../cost-basis/testing/ledger-entry.factory.js';
 import { sumExact } from '../money/exact-decimal.js';
 import { canonicalDecimal } from '../money/format.js';
-import {
-  harvestingCandidates,
-  totalLotsBySymbol,
-  valueOpenLots,
-  type LotPrice,
-} from './open-lots.js';
+import { harvestingCandidates, totalLotsBySymbol, valueOpenLots, type LotPrice } from './open-lots.js';
 
 const AS_OF = new Date('2024-11-24T12:00:00Z');
 const PRICES = new Map<string, LotPrice>([
@@ -26,11 +21,32 @@ const PRICES = new Map<string, LotPrice>([
  *   basis 600, at 2,500 worth 625, +25.
  */
 const LEDGER: LedgerEntry[] = [
-  ledgerEntry({ tx: 'btc-1', at: '2023-01-10', direction: 'buy', amount: '2', priceUsd: '20000', feeUsd: '10' }),
+  ledgerEntry({
+    tx: 'btc-1',
+    at: '2023-01-10',
+    direction: 'buy',
+    amount: '2',
+    priceUsd: '20000',
+    feeUsd: '10',
+  }),
   ledgerEntry({ tx: 'btc-sell', at: '2024-06-01', direction: 'sell', amount: '0.5', priceUsd: '65000' }),
   ledgerEntry({ tx: 'btc-2', at: '2024-11-10', direction: 'buy', amount: '1', priceUsd: '70000' }),
-  ledgerEntry({ tx: 'eth-1', at: '2024-10-30', direction: 'buy', amount: '1', priceUsd: '3000', symbol: 'ETH' }),
-  ledgerEntry({ tx: 'eth-2', at: '2024-11-20', direction: 'buy', amount: '0.25', priceUsd: '2400', symbol: 'ETH' }),
+  ledgerEntry({
+    tx: 'eth-1',
+    at: '2024-10-30',
+    direction: 'buy',
+    amount: '1',
+    priceUsd: '3000',
+    symbol: 'ETH',
+  }),
+  ledgerEntry({
+    tx: 'eth-2',
+    at: '2024-11-20',
+    direction: 'buy',
+    amount: '0.25',
+    priceUsd: '2400',
+    symbol: 'ETH',
+  }),
 ];
 
 function lotsOf(entries: readonly LedgerEntry[], asset?: string) {
@@ -85,13 +101,23 @@ describe('open lots', () => {
   });
 
   it('an unknown basis has a market value and no gain; no price, no value', () => {
-    const entries = [ledgerEntry({ tx: 'in', at: '2024-01-01', direction: 'deposit', amount: '1', symbol: 'SOL' })];
+    const entries = [
+      ledgerEntry({ tx: 'in', at: '2024-01-01', direction: 'deposit', amount: '1', symbol: 'SOL' }),
+    ];
     const result = computeCostBasis(entries, { method: 'fifo' });
     const prices = new Map([['SOL', { priceUsd: '200', asOf: AS_OF }]]);
     const [valued] = valueOpenLots(result.openLots, { accountIds: new Set(['acct-a']) }, prices, AS_OF);
-    expect([valued?.basisKnown, valued?.marketValueUsd, valued?.unrealizedGainUsd]).toEqual([false, '200', null]);
+    expect([valued?.basisKnown, valued?.marketValueUsd, valued?.unrealizedGainUsd]).toEqual([
+      false,
+      '200',
+      null,
+    ]);
     const [unpriced] = valueOpenLots(result.openLots, { accountIds: new Set(['acct-a']) }, new Map(), AS_OF);
-    expect([unpriced?.priceUsd, unpriced?.marketValueUsd, unpriced?.unrealizedGainUsd]).toEqual([null, null, null]);
+    expect([unpriced?.priceUsd, unpriced?.marketValueUsd, unpriced?.unrealizedGainUsd]).toEqual([
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('numbers a second lot from one origin in the same account', () => {
@@ -184,7 +210,14 @@ describe('harvesting candidates', () => {
     const entries = [
       ...LEDGER,
       ledgerEntry({ tx: 'dep', at: '2024-01-01', direction: 'deposit', amount: '1', symbol: 'ETH' }),
-      ledgerEntry({ tx: 'xyz', at: '2024-01-01', direction: 'buy', amount: '5', priceUsd: '1', symbol: 'XYZ' }),
+      ledgerEntry({
+        tx: 'xyz',
+        at: '2024-01-01',
+        direction: 'buy',
+        amount: '5',
+        priceUsd: '1',
+        symbol: 'XYZ',
+      }),
     ];
     const summary = harvestingCandidates(lotsOf(entries), {
       minLossUsd: '0',
@@ -236,31 +269,43 @@ describe('open lots: properties', () => {
 
   it('summed per symbol, the lots give exactly the balances’ quantity, basis, value and unrealized gain (FIFO and HIFO)', () => {
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 40 }), fc.constantFrom<'fifo' | 'hifo'>('fifo', 'hifo'), (steps, method) => {
-        const entries = ledgerOf(steps);
-        const result = computeCostBasis(entries, { method });
-        const lots = valueOpenLots(result.openLots, { accountIds: new Set(['acct-a']) }, PRICES, AS_OF);
-        const positions = valuePositions(summarizeByAccountAndSymbol(result), { BTC: '60000', ETH: '2500' });
-        for (const total of totalLotsBySymbol(lots)) {
-          const position = positions.find((p) => p.symbol === total.symbol);
-          expect(total.quantity).toBe(position?.quantity);
-          expect(total.costBasisUsd).toBe(position?.costBasisUsd);
-          expect(total.marketValueUsd).toBe(position?.marketValueUsd);
-          expect(total.unrealizedGainUsd).toBe(position?.unrealizedGainUsd);
-        }
-        // Every candidate is a loss; the term split adds up to the candidates' losses.
-        const summary = harvestingCandidates(lots, { minLossUsd: '0', washSale: 'assume', asOf: AS_OF, entries });
-        const losses = sumExact(summary.candidates.map((c) => c.lossUsd));
-        expect(canonicalDecimal(losses)).toBe(
-          canonicalDecimal(sumExact([summary.shortTermLossUsd, summary.longTermLossUsd])),
-        );
-        for (const c of summary.candidates) {
-          expect(Number(c.lossUsd)).toBeGreaterThan(0);
-          expect(sumExact([c.allowableLossUsd, c.washSale?.disallowedLossUsd ?? '0']).toFixed()).toBe(
-            sumExact([c.lossUsd]).toFixed(),
+      fc.property(
+        fc.array(step, { minLength: 1, maxLength: 40 }),
+        fc.constantFrom<'fifo' | 'hifo'>('fifo', 'hifo'),
+        (steps, method) => {
+          const entries = ledgerOf(steps);
+          const result = computeCostBasis(entries, { method });
+          const lots = valueOpenLots(result.openLots, { accountIds: new Set(['acct-a']) }, PRICES, AS_OF);
+          const positions = valuePositions(summarizeByAccountAndSymbol(result), {
+            BTC: '60000',
+            ETH: '2500',
+          });
+          for (const total of totalLotsBySymbol(lots)) {
+            const position = positions.find((p) => p.symbol === total.symbol);
+            expect(total.quantity).toBe(position?.quantity);
+            expect(total.costBasisUsd).toBe(position?.costBasisUsd);
+            expect(total.marketValueUsd).toBe(position?.marketValueUsd);
+            expect(total.unrealizedGainUsd).toBe(position?.unrealizedGainUsd);
+          }
+          // Every candidate is a loss; the term split adds up to the candidates' losses.
+          const summary = harvestingCandidates(lots, {
+            minLossUsd: '0',
+            washSale: 'assume',
+            asOf: AS_OF,
+            entries,
+          });
+          const losses = sumExact(summary.candidates.map((c) => c.lossUsd));
+          expect(canonicalDecimal(losses)).toBe(
+            canonicalDecimal(sumExact([summary.shortTermLossUsd, summary.longTermLossUsd])),
           );
-        }
-      }),
+          for (const c of summary.candidates) {
+            expect(Number(c.lossUsd)).toBeGreaterThan(0);
+            expect(sumExact([c.allowableLossUsd, c.washSale?.disallowedLossUsd ?? '0']).toFixed()).toBe(
+              sumExact([c.lossUsd]).toFixed(),
+            );
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -128,7 +128,9 @@ export function totalLotsBySymbol(lots: readonly ValuedLot[]): LotTotals[] {
         quantity: canonicalDecimal(sumExact(group.map((lot) => lot.quantity))),
         costBasisUsd: canonicalDecimal(sumExact(known.map((lot) => lot.costBasisUsd))),
         marketValueUsd: priced ? canonicalDecimal(sumExact(group.map((lot) => lot.marketValueUsd))) : null,
-        unrealizedGainUsd: priced ? canonicalDecimal(sumExact(known.map((lot) => lot.unrealizedGainUsd))) : null,
+        unrealizedGainUsd: priced
+          ? canonicalDecimal(sumExact(known.map((lot) => lot.unrealizedGainUsd)))
+          : null,
         unknownBasisQuantity: canonicalDecimal(
           sumExact(group.filter((lot) => !lot.basisKnown).map((lot) => lot.quantity)),
         ),
@@ -184,8 +186,7 @@ export function harvestingCandidates(
   const minLoss = toExact(options.minLossUsd);
   const windowFrom = new Date(options.asOf.getTime() - WASH_SALE_WINDOW_DAYS * 86_400_000);
   const recentBuys = options.entries.filter(
-    (entry) =>
-      entry.direction === 'buy' && entry.timestamp >= windowFrom && entry.timestamp <= options.asOf,
+    (entry) => entry.direction === 'buy' && entry.timestamp >= windowFrom && entry.timestamp <= options.asOf,
   );
   const candidates: HarvestingCandidate[] = [];
   for (const lot of lots) {

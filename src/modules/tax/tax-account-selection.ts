@@ -30,7 +30,6 @@ export interface SelectedLedger {
 export class TaxAccountSelection {
   constructor(
     private readonly accounts: AccountsService,
-    private readonly accountsService: AccountsService,
     private readonly ledger: LedgerService,
   ) {}
 
@@ -42,7 +41,7 @@ export class TaxAccountSelection {
       selector.accountId !== undefined
         ? await this.accounts.findById(tenantId, selector.accountId)
         : selector.identity !== undefined
-          ? await this.accountsService.byIdentity(tenantId, selector.identity)
+          ? await this.accounts.byIdentity(tenantId, selector.identity)
           : null;
     if (selector.accountId !== undefined && !account) throw DomainError.notFound('Account');
     if (account) {

@@ -4,9 +4,13 @@ import { LedgerModule } from '../ledger/index.js';
 import { TaxAccountSelection } from './tax-account-selection.js';
 import { TaxController } from './tax.controller.js';
 import { TaxReportService } from './tax-report.service.js';
+import { TaxLotsController } from './tax-lots.controller.js';
+import { TaxLotsService } from './tax-lots.service.js';
+import { MarketModule } from '../market/market.module.js';
 
 /**
- * Tax reporting (design §7): the gains report and Form 8949 (JSON and CSV) of a tax year.
+ * Tax reporting (design §7): the gains report and Form 8949 (JSON and CSV) of a tax year; open
+ * lots and tax-loss harvesting candidates (issue 19; latest stored prices through MARKET_PRICES).
  *
  * Owns: account selection for reports, Form 8949 parts, boxes, cent rounding and totals, and
  * Form 8949 readiness. Never: computes lots or gains itself (the cost-basis engine in
@@ -14,8 +18,8 @@ import { TaxReportService } from './tax-report.service.js';
  * the database or opens a transaction.
  */
 @Module({
-  imports: [AccountsModule, LedgerModule],
-  controllers: [TaxController],
-  providers: [TaxAccountSelection, TaxReportService],
+  imports: [AccountsModule, LedgerModule, MarketModule],
+  controllers: [TaxController, TaxLotsController],
+  providers: [TaxAccountSelection, TaxReportService, TaxLotsService],
 })
 export class TaxModule {}
