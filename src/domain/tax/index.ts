@@ -8,3 +8,4 @@ export { csvField, FORM_8949_CSV_COLUMNS, toForm8949Csv } from './form-8949-csv.
 export * from './readiness.js';
 export * from './tax-year-report.js';
 export * from './open-lots.js';
+export * from './form-1099-da.js';
