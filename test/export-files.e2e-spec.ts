@@ -229,7 +229,7 @@ describe('Export files through the admin API (e2e)', () => {
     const big = Buffer.alloc(20 * 1024 * 1024 + 1, 'a');
     const res = await upload(accountId, big, 'big.csv').expect(413);
     expect(res.body.detail ?? res.body.title).toMatch(
-      /exceeds 20971520 bytes \(20 MB\); split it into several imports/,
+      /exceeds 20971520 bytes \(20 MB\); split it into several files/,
     );
     expect(await transactions(accountId)).toEqual([]);
   });

@@ -147,6 +147,56 @@ describe('Idempotency-Key (e2e)', () => {
     expect(retry.text).toBe(first.text);
   });
 
+  it('fingerprints an uploaded file itself: another CSV under the same key is 422, the same one replays (text/csv and multipart)', async () => {
+    const created = await t.http
+      .post('/admin/accounts')
+      .set('Authorization', admin)
+      .send({
+        tenant: 'sandbox',
+        platform: 'coinbase',
+        identity: `idem-csv-${process.pid}-${Date.now()}`,
+        source: 'csv',
+      })
+      .expect(201);
+    const accountId = created.body.accountId as string;
+    const header = 'transactionId,timestamp,symbol,direction,amount,price,fee,transferId';
+    const csvA = `${header}\nidem-a,2024-01-02T03:04:05Z,BTC,buy,0.5,42000,1,\n`;
+    const csvB = `${header}\nidem-b,2024-01-03T03:04:05Z,BTC,buy,0.25,43000,1,\n`;
+    const importCsv = (csv: string, key: string) =>
+      t.http
+        .post(`/admin/accounts/${accountId}/import?tenant=sandbox`)
+        .set('Authorization', admin)
+        .set('Idempotency-Key', key)
+        .set('Content-Type', 'text/csv')
+        .send(csv);
+    const key = uniqueKey();
+    const first = await importCsv(csvA, key).expect(200);
+    const replay = await importCsv(csvA, key).expect(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(first.text);
+    // Before: the file was not in the fingerprint, so this replayed A's answer and B was never imported.
+    const other = await importCsv(csvB, key).expect(422);
+    expect(JSON.stringify(other.body)).toContain('Idempotency-Key');
+
+    const upload = (csv: string, key: string) =>
+      t.http
+        .post(`/admin/accounts/${accountId}/import?tenant=sandbox`)
+        .set('Authorization', admin)
+        .set('Idempotency-Key', key)
+        .attach('file', Buffer.from(csv), 'transactions.csv');
+    const formKey = uniqueKey();
+    const uploaded = await upload(csvB, formKey).expect(200);
+    expect(uploaded.body.result ?? uploaded.body).toMatchObject({ accountId });
+    const transactions = await t.http
+      .get(`/admin/support/accounts/${accountId}/transactions?tenant=sandbox`)
+      .set('Authorization', admin);
+    if (transactions.status === 200) {
+      const ids = JSON.stringify(transactions.body);
+      expect(ids).toContain('idem-a');
+      expect(ids).toContain('idem-b');
+    }
+  });
+
   it('lets 20 concurrent retries of one POST create exactly one portfolio', async () => {
     const key = uniqueKey();
     const body = { name: 'Idem concurrent', allocations: { BTC: 30, ETH: 70 } };

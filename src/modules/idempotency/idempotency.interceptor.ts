@@ -13,6 +13,7 @@ import {
   type LeavesReadsUntouched,
 } from '../../common/interceptors/reads-untouched.js';
 import type { ServiceRequest } from '../../common/http/request-context.js';
+import { bufferStreamedBody, hasStreamedBody } from '../../common/http/csv-body.js';
 import { ReplayedResponse, type StoredResponse } from '../../common/http/replayed-response.js';
 import { IdempotencyService, type IdempotentCaller } from './idempotency.service.js';
 import { IDEMPOTENCY_KEY_PATTERN, requestFingerprint } from './request-fingerprint.js';
@@ -47,9 +48,15 @@ export class IdempotencyInterceptor implements NestInterceptor, LeavesReadsUntou
       throw DomainError.validation('Idempotency-Key', 'Must be 1 to 255 visible ASCII characters.');
     }
     const caller: IdempotentCaller = { tenantId: request.user.tenantId, clientId: request.user.clientId };
-    const fingerprint = requestFingerprint(request.method, request.originalUrl, request.body);
     const response = context.switchToHttp().getResponse<Response>();
-    return from(this.idempotency.admit(caller, key, fingerprint)).pipe(
+    let fingerprint = '';
+    const admit = async () => {
+      // An upload (a CSV, a multipart form) is read first, so the fingerprint covers the file.
+      if (hasStreamedBody(request)) await bufferStreamedBody(request);
+      fingerprint = requestFingerprint(request.method, request.originalUrl, request.body);
+      return this.idempotency.admit(caller, key, fingerprint);
+    };
+    return from(admit()).pipe(
       switchMap((admission) => {
         if (admission.kind === 'replay') throw new ReplayedResponse(admission.response);
         this.captureResponse(response, (stored) => this.idempotency.settle(caller, key, fingerprint, stored));
