@@ -572,6 +572,24 @@ describe('OpenAPI document against live responses (e2e)', () => {
     const harvesting = 'GET /taip/harvesting-candidates';
     await call(harvesting, t.http.get('/taip/harvesting-candidates?wash_sale=assume').set(bearer(partner)));
     await call(harvesting, t.http.get('/taip/harvesting-candidates?min_loss=-1').set(bearer(partner)));
+    const reconciliation = 'POST /taip/form-1099-da/reconciliation';
+    const form1099 = (csv: string) =>
+      t.http
+        .post('/taip/form-1099-da/reconciliation?tax_year=2024')
+        .set(bearer(partner))
+        .set('Content-Type', 'text/csv')
+        .send(csv);
+    await call(
+      reconciliation,
+      form1099(
+        'asset,units,date_acquired,date_sold,proceeds,cost_basis,term,reference\nBTC,0.1,,2024-05-01,6000.00,,,R-1\n',
+      ),
+    );
+    await call(reconciliation, form1099('asset,units\nBTC,1\n'));
+    await call(
+      reconciliation,
+      t.http.post('/taip/form-1099-da/reconciliation?tax_year=2024').set(bearer(partner)).send({ csv: 'x' }),
+    );
 
     const evaluate = 'POST /qscore/evaluate';
     await call(
@@ -731,7 +749,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     expect(missing).toEqual([]);
     // 31 + GET, PUT and DELETE of /qsim/assumptions (issue 20) + the 13 admin API operations of issue 17 item 4
     // + the link flow's POST, PUT credentials and DELETE of /v1/api/accounts and the admin reconnect (issue 15)
-    // + open lots and harvesting candidates (issue 19).
-    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 2);
+    // + open lots, harvesting candidates and the Form 1099-DA reconciliation (issue 19).
+    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3);
   });
 });

@@ -16,8 +16,17 @@ import {
   type Form8949Line,
   type LineTotals,
   type ReadinessReason,
+  type BrokerLine,
+  type Pairing,
+  type ServiceSide,
 } from '../../domain/tax/index.js';
-import type { Form8949Report, GainsReport } from './tax-report.service.js';
+import type { Form1099DaReport, Form8949Report, GainsReport } from './tax-report.service.js';
+import type {
+  BrokerLineDto,
+  Form1099DaReconciliationDto,
+  PairingDto,
+  ServiceSideDto,
+} from './dto/form-1099-da.dto.js';
 
 export const WASH_SALE_NOTE =
   'Wash-sale rules (IRC §1091) are not applied: they cover stock and securities, not digital assets.';
@@ -139,4 +148,64 @@ export function csvFileName(report: Form8949Report): string {
   if (report.asset !== 'ALL') parts.push(report.asset.toLowerCase());
   if (report.account) parts.push(report.account.id.slice(0, 8));
   return `${parts.join('-')}.csv`;
+}
+
+function brokerLineDto(line: BrokerLine): BrokerLineDto {
+  return {
+    line: line.line,
+    asset: line.asset,
+    units: line.units,
+    date_acquired: line.dateAcquired,
+    date_sold: line.dateSold,
+    proceeds: line.proceedsUsd,
+    cost_basis: line.costBasisUsd,
+    term: line.term,
+    reference: line.reference,
+  };
+}
+
+function serviceSideDto(side: ServiceSide): ServiceSideDto {
+  return {
+    transaction_id: side.transactionId,
+    account_id: side.accountId,
+    units: side.units,
+    date_acquired: side.dateAcquired,
+    date_sold: side.dateSold,
+    proceeds: side.proceedsUsd,
+    cost_basis: side.costBasisUsd,
+    term: side.term,
+    lines: side.lines,
+  };
+}
+
+function pairingDto(pairing: Pairing): PairingDto {
+  return {
+    broker: brokerLineDto(pairing.broker),
+    service: serviceSideDto(pairing.service),
+    matched_by: pairing.matchedBy,
+    differences: pairing.differences.map((d) => ({ ...d })),
+  };
+}
+
+export function toForm1099DaDto(report: Form1099DaReport): Form1099DaReconciliationDto {
+  return {
+    tax_year: report.taxYear,
+    method: report.method,
+    account_id: report.account?.id ?? null,
+    accounts: report.accountCount,
+    broker_lines: report.brokerLines,
+    service_lines: report.serviceLines,
+    counts: {
+      matched: report.matched.length,
+      different: report.different.length,
+      unmatched_broker: report.unmatchedBroker.length,
+      unmatched_service: report.unmatchedService.length,
+    },
+    broker_proceeds: report.brokerProceedsUsd,
+    service_proceeds: report.serviceProceedsUsd,
+    matched: report.matched.map(pairingDto),
+    different: report.different.map(pairingDto),
+    unmatched_broker: report.unmatchedBroker.map(brokerLineDto),
+    unmatched_service: report.unmatchedService.map(serviceSideDto),
+  };
 }

@@ -6,11 +6,14 @@
  */
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import type { CostBasisMethod } from '../../domain/cost-basis/index.js';
 import {
   computeTaxYear,
   FIRST_TAX_YEAR,
+  parseForm1099Da,
+  reconcileForm1099Da,
+  type Form1099DaReconciliation,
   summarizeGains,
   termTotals,
   totalsByBox,
@@ -52,6 +55,14 @@ export interface TaxReportScope {
 
 export interface GainsReport extends TaxReportScope, GainsSummary {}
 
+export interface Form1099DaReport extends TaxReportScope, Form1099DaReconciliation {
+  readonly brokerLines: number;
+  readonly serviceLines: number;
+}
+
+/** At most this many line problems are listed in a 400 (all are counted). */
+const LISTED_PROBLEMS = 100;
+
 export interface Form8949Report extends TaxReportScope {
   readonly lines: readonly Form8949Line[];
   readonly boxTotals: readonly BoxTotals[];
@@ -77,6 +88,30 @@ export class TaxReportService {
       lines: year.lines,
       boxTotals: totalsByBox(year.lines),
       totals: termTotals(year.lines),
+    };
+  }
+
+  /**
+   * A broker's Form 1099-DA (CSV, docs/tax-report.md "Form 1099-DA reconciliation") matched with
+   * this tax year's Form 8949 lines of the selected accounts. A bad file is a 400 naming every
+   * bad line (the first 100); nothing is stored either way.
+   */
+  async reconcileForm1099Da(tenantId: string, query: TaxReportQuery, csv: string): Promise<Form1099DaReport> {
+    const parsed = parseForm1099Da(csv);
+    if (!parsed.ok) {
+      const listed = parsed.problems.slice(0, LISTED_PROBLEMS);
+      const more = parsed.problems.length > listed.length ? ` (the first ${listed.length} are listed)` : '';
+      const summary = `${parsed.problems.length} problem(s) in the Form 1099-DA file${more}.`;
+      const errors: Record<string, string[]> = { csv: [summary] };
+      for (const problem of listed) (errors[`line ${problem.line}`] ??= []).push(problem.message);
+      throw new DomainError(ErrorCode.ValidationFailed, summary, errors);
+    }
+    const { scope, year } = await this.prepare(tenantId, query);
+    return {
+      ...scope,
+      ...reconcileForm1099Da(parsed.lines, year.lines),
+      brokerLines: parsed.lines.length,
+      serviceLines: year.lines.length,
     };
   }
 

@@ -1,24 +1,33 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiBody,
+  ApiConsumes,
   ApiNotFoundResponse,
+  ApiPayloadTooLargeResponse,
+  ApiUnsupportedMediaTypeResponse,
   ApiOkResponse,
   ApiOperation,
   ApiExtraModels,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { readCsvBody } from '../../common/http/csv-body.js';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { DEFAULT_COST_BASIS_METHOD } from '../../domain/cost-basis/index.js';
-import { Form8949QueryDto, TaxReportQueryDto } from './dto/tax-queries.dto.js';
+import { Form1099DaQueryDto, Form8949QueryDto, TaxReportQueryDto } from './dto/tax-queries.dto.js';
+import { Form1099DaReconciliationDto } from './dto/form-1099-da.dto.js';
 import { Form8949Dto, GainsReportDto } from './dto/tax-responses.dto.js';
 import { toForm8949Csv } from '../../domain/tax/index.js';
-import { csvFileName, toForm8949Dto, toGainsReportDto } from './tax-report.mapper.js';
+import { csvFileName, toForm1099DaDto, toForm8949Dto, toGainsReportDto } from './tax-report.mapper.js';
 import { TaxReportService, type TaxReportQuery } from './tax-report.service.js';
 
-const toQuery = (query: TaxReportQueryDto): TaxReportQuery => ({
+/** A broker's 1099-DA is a few thousand lines; 5 MB leaves room for a busy account's year. */
+const FORM_1099_DA_LIMIT_BYTES = 5 * 1024 * 1024;
+
+const toQuery = (query: Omit<TaxReportQueryDto, 'asset'> & { asset?: string }): TaxReportQuery => ({
   taxYear: Number(query.tax_year),
   accountId: query.account_id,
   identity: query.identity,
@@ -77,5 +86,37 @@ export class TaxController {
     response.setHeader('Content-Type', 'text/csv; charset=utf-8');
     response.setHeader('Content-Disposition', `attachment; filename="${csvFileName(report)}"`);
     return toForm8949Csv(report.lines);
+  }
+
+  @Post('form-1099-da/reconciliation')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Reconcile a broker’s Form 1099-DA with the service’s disposals of the year',
+    description:
+      'The body is the broker’s 1099-DA as CSV (Content-Type text/csv, up to 5 MB) in the documented layout of the form’s boxes (docs/tax-report.md, "Form 1099-DA reconciliation"). Each line is matched with the year’s Form 8949 lines of the account (or the tenant): per lot, per sale, or the one sale of the asset that day; the answer lists the matches, the differences (units, date acquired, proceeds, basis, term: both values) and what is unmatched on either side. Nothing is stored. An addition to the published API.',
+  })
+  @ApiConsumes('text/csv')
+  @ApiBody({
+    description: 'The broker’s Form 1099-DA lines as CSV with a header row.',
+    schema: {
+      type: 'string',
+      example:
+        'asset,units,date_acquired,date_sold,proceeds,cost_basis,term,reference\nBTC,0.5,2024-01-02,2025-03-01,32500.00,20005.00,long,A-1\n',
+    },
+  })
+  @ApiOkResponse({ type: Form1099DaReconciliationDto })
+  @ApiBadRequestResponse({
+    description: 'A malformed parameter, or bad lines of the file by line number ("line 3": [...]).',
+  })
+  @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
+  @ApiPayloadTooLargeResponse({ description: 'Over 5 MB.' })
+  @ApiUnsupportedMediaTypeResponse({ description: 'Not text/csv.' })
+  async reconcileForm1099Da(
+    @CurrentClient() client: AuthenticatedClient,
+    @Query() query: Form1099DaQueryDto,
+    @Req() request: Request,
+  ): Promise<Form1099DaReconciliationDto> {
+    const csv = await readCsvBody(request, FORM_1099_DA_LIMIT_BYTES);
+    return toForm1099DaDto(await this.reports.reconcileForm1099Da(client.tenantId, toQuery(query), csv));
   }
 }

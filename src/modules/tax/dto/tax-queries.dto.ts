@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   COST_BASIS_METHODS,
@@ -100,3 +100,6 @@ export class Form8949QueryDto extends TaxReportQueryDto {
   @IsIn(['json', 'csv'], { message: 'format must be json or csv.' })
   format?: 'json' | 'csv';
 }
+
+/** The account selection, year and method of the reconciliation (no asset: every line of the file counts). */
+export class Form1099DaQueryDto extends OmitType(TaxReportQueryDto, ['asset'] as const) {}
