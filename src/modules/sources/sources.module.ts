@@ -21,6 +21,12 @@ import { CredentialsCipher } from './credentials/credentials-cipher.js';
 import { CsvConnector } from './csv/csv.connector.js';
 import { EthereumConnector } from './ethereum/ethereum.connector.js';
 import { EtherscanClient } from './ethereum/etherscan.client.js';
+import { loadCcxt } from './exchange/ccxt-exchange.js';
+import {
+  EXCHANGE_REQUEST_TIMEOUT_MS,
+  EXCHANGE_SYNC_TIMEOUT_MS,
+  ExchangeConnector,
+} from './exchange/exchange.connector.js';
 import { HistoryWriter } from './refresh/history-writer.js';
 import { RefreshStateRepository } from './refresh/refresh-state.repository.js';
 import { RefreshScheduler } from './refresh/refresh.scheduler.js';
@@ -30,6 +36,8 @@ import { SourceSchedules } from './refresh/source-schedule.js';
 import { SandboxConnector } from './sandbox/sandbox.connector.js';
 import { ImportFileService } from './exports/import-file.service.js';
 
+const ccxtExchanges = (ccxt: Awaited<ReturnType<typeof loadCcxt>>): object => ccxt.exchanges;
+
 @Module({
   imports: [LedgerModule, MarketModule],
   providers: [
@@ -37,11 +45,11 @@ import { ImportFileService } from './exports/import-file.service.js';
     {
       provide: ConnectorRegistry,
       inject: [AppConfig, SandboxConnector, MARKET_PRICES],
-      useFactory: (
+      useFactory: async (
         config: AppConfig,
         sandbox: SandboxConnector,
         prices: MarketPricesPort,
-      ): ConnectorRegistry => {
+      ): Promise<ConnectorRegistry> => {
         const registry = new ConnectorRegistry();
         registry.register('csv', new CsvConnector());
         registry.register(
@@ -60,6 +68,24 @@ import { ImportFileService } from './exports/import-file.service.js';
             prices,
             { rpcUrl: config.ETHEREUM_RPC_URL },
           ),
+        );
+        const genericIds = config.exchangeGenericIds;
+        if (genericIds.length > 0) {
+          // Only an operator who allows generic exchanges pays for loading ccxt at start-up.
+          const known = ccxtExchanges(await loadCcxt());
+          const unknown = genericIds.filter((id) => !Object.hasOwn(known, id));
+          if (unknown.length > 0)
+            throw new Error(`EXCHANGE_GENERIC_IDS: ${unknown.join(', ')} is not a ccxt exchange id.`);
+        }
+        registry.register(
+          'exchange',
+          new ExchangeConnector(prices, {
+            requestTimeoutMs: EXCHANGE_REQUEST_TIMEOUT_MS,
+            apiUrls: config.exchangeApiUrls,
+            rateLimitMs: config.EXCHANGE_RATE_LIMIT_MS,
+            genericIds,
+          }),
+          { timeoutMs: EXCHANGE_SYNC_TIMEOUT_MS },
         );
         // Synthetic data never reaches production.
         if (config.sandboxEnabled) registry.register('sandbox', sandbox);
