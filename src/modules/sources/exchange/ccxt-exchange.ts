@@ -81,6 +81,11 @@ export async function sourceError(error: unknown, exchangeId: string): Promise<E
     return new SourceAuthorizationError(
       `${exchangeId} refused the API key (${kind}); the account must be reconnected with a valid read-only key.`,
     );
+  // A wrong secret: Kraken answers "EAPI:Invalid signature", which ccxt leaves a plain ExchangeError.
+  if (error instanceof ccxt.ExchangeError && /invalid signature/i.test(error.message))
+    return new SourceAuthorizationError(
+      `${exchangeId} refused the request signature (the API secret is wrong); the account must be reconnected.`,
+    );
   if (error instanceof ccxt.RequestTimeout)
     return new SourceUnavailableError(`${exchangeId} did not answer in time (${kind}).`);
   if (error instanceof ccxt.DDoSProtection)
