@@ -62,6 +62,80 @@ export interface KrakenFault {
   remaining: number;
 }
 
+const seconds = (iso: string) => Date.parse(iso) / 1000;
+
+/** A closed trade as TradesHistory lists it, under its trade id. */
+export function krakenTrade(
+  id: string,
+  pair: string,
+  type: 'buy' | 'sell',
+  time: string,
+  vol: string,
+  price: string,
+  cost: string,
+  fee: string,
+): [string, KrakenTrade] {
+  return [
+    id,
+    {
+      ordertxid: `O-${id}`,
+      postxid: `P-${id}`,
+      pair,
+      time: seconds(time),
+      type,
+      ordertype: 'limit',
+      price,
+      cost,
+      fee,
+      vol,
+      margin: '0',
+      misc: '',
+    },
+  ];
+}
+
+/** A ledger row as Ledgers lists it, under its ledger id. */
+export function krakenEntry(
+  id: string,
+  type: string,
+  asset: string,
+  time: string,
+  amount: string,
+  fee = '0.0000000000',
+): [string, KrakenLedgerEntry] {
+  return [
+    id,
+    { refid: `R-${id}`, time: seconds(time), type, subtype: '', aclass: 'currency', asset, amount, fee, balance: '0' },
+  ];
+}
+
+/**
+ * A sample account, used by the connector spec and the e2e test: USD in, BTC and ETH bought, BTC
+ * partly sold, BTC withdrawn with a fee in BTC, BTC deposited, DOT staking rewards. Kraken's
+ * balances agree with it (USD 20,000 − 9,036 − 6,024 + 3,984 = 8,924; BTC 0.1 − 0.04 − 0.02 −
+ * 0.0001 + 0.05 = 0.0899).
+ */
+export const KRAKEN_TRADES: ReadonlyMap<string, KrakenTrade> = new Map([
+  krakenTrade('TA1', 'XXBTZUSD', 'buy', '2025-01-05T10:00:00Z', '0.1', '90000.0', '9000.0', '36.0'),
+  krakenTrade('TA2', 'XETHZUSD', 'buy', '2025-01-06T10:00:00Z', '2.0', '3000.00', '6000.00', '24.00'),
+  krakenTrade('TA3', 'XXBTZUSD', 'sell', '2025-02-01T10:00:00Z', '0.04', '100000.0', '4000.0', '16.0'),
+]);
+export const KRAKEN_LEDGER: ReadonlyMap<string, KrakenLedgerEntry> = new Map([
+  krakenEntry('LA1', 'deposit', 'ZUSD', '2025-01-02T09:00:00Z', '20000.0000'),
+  krakenEntry('LA3', 'trade', 'XXBT', '2025-01-05T10:00:00Z', '0.1000000000'),
+  krakenEntry('LA4', 'trade', 'XETH', '2025-01-06T10:00:00Z', '2.0000000000'),
+  krakenEntry('LA5', 'trade', 'XXBT', '2025-02-01T10:00:00Z', '-0.0400000000'),
+  krakenEntry('LA6', 'withdrawal', 'XXBT', '2025-02-10T12:00:00Z', '-0.0200000000', '0.0001000000'),
+  krakenEntry('LA2', 'deposit', 'XXBT', '2025-02-12T09:00:00Z', '0.0500000000'),
+  krakenEntry('LA7', 'staking', 'DOT', '2025-02-15T00:00:00Z', '1.5000000000'),
+]);
+export const KRAKEN_BALANCES: ReadonlyMap<string, string> = new Map([
+  ['ZUSD', '8924.0000'],
+  ['XXBT', '0.0899000000'],
+  ['XETH', '2.0000000000'],
+  ['DOT', '1.5000000000'],
+]);
+
 const PAIRS = {
   XXBTZUSD: { altname: 'XBTUSD', wsname: 'XBT/USD', base: 'XXBT', quote: 'ZUSD', pair_decimals: 1 },
   XETHZUSD: { altname: 'ETHUSD', wsname: 'ETH/USD', base: 'XETH', quote: 'ZUSD', pair_decimals: 2 },

@@ -8,8 +8,10 @@ import {
   FAKE_KRAKEN_KEY,
   FAKE_KRAKEN_SECRET,
   FakeKraken,
-  type KrakenLedgerEntry,
-  type KrakenTrade,
+  KRAKEN_BALANCES,
+  KRAKEN_LEDGER,
+  KRAKEN_TRADES,
+  krakenTrade as trade,
 } from '../../../../test/fakes/kraken-fake-server.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import {
@@ -20,54 +22,6 @@ import {
 } from '../connectors/source-connector.js';
 import { overrideApiUrls } from './ccxt-exchange.js';
 import { ExchangeConnector, INCREMENTAL_OVERLAP_MS } from './exchange.connector.js';
-
-const s = (iso: string) => Date.parse(iso) / 1000;
-const trade = (
-  id: string,
-  pair: string,
-  type: 'buy' | 'sell',
-  time: string,
-  vol: string,
-  price: string,
-  cost: string,
-  fee: string,
-): [string, KrakenTrade] => [
-  id,
-  { ordertxid: `O-${id}`, postxid: `P-${id}`, pair, time: s(time), type, ordertype: 'limit', price, cost, fee, vol, margin: '0', misc: '' },
-];
-const entry = (
-  id: string,
-  type: string,
-  asset: string,
-  time: string,
-  amount: string,
-  fee = '0.0000000000',
-): [string, KrakenLedgerEntry] => [
-  id,
-  { refid: `R-${id}`, time: s(time), type, subtype: '', aclass: 'currency', asset, amount, fee, balance: '0' },
-];
-
-/** The account's history on the fake (worked in the comments of the first test). */
-export const KRAKEN_TRADES = new Map([
-  trade('TA1', 'XXBTZUSD', 'buy', '2025-01-05T10:00:00Z', '0.1', '90000.0', '9000.0', '36.0'),
-  trade('TA2', 'XETHZUSD', 'buy', '2025-01-06T10:00:00Z', '2.0', '3000.00', '6000.00', '24.00'),
-  trade('TA3', 'XXBTZUSD', 'sell', '2025-02-01T10:00:00Z', '0.04', '100000.0', '4000.0', '16.0'),
-]);
-export const KRAKEN_LEDGER = new Map([
-  entry('LA1', 'deposit', 'ZUSD', '2025-01-02T09:00:00Z', '20000.0000'),
-  entry('LA2', 'deposit', 'XXBT', '2025-01-03T09:00:00Z', '0.0500000000'),
-  entry('LA3', 'trade', 'XXBT', '2025-01-05T10:00:00Z', '0.1000000000'),
-  entry('LA4', 'trade', 'XETH', '2025-01-06T10:00:00Z', '2.0000000000'),
-  entry('LA5', 'trade', 'XXBT', '2025-02-01T10:00:00Z', '-0.0400000000'),
-  entry('LA6', 'withdrawal', 'XXBT', '2025-02-10T12:00:00Z', '-0.0200000000', '0.0001000000'),
-  entry('LA7', 'staking', 'DOT', '2025-02-15T00:00:00Z', '1.5000000000'),
-]);
-export const KRAKEN_BALANCES = new Map([
-  ['ZUSD', '8924.0000'],
-  ['XXBT', '0.0899000000'],
-  ['XETH', '2.0000000000'],
-  ['DOT', '1.5000000000'],
-]);
 
 const PRICES: Record<string, string> = { 'BTC 2025-02-10': '95000', 'DOT 2025-02-15': '5' };
 const prices = {
@@ -128,15 +82,15 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
     expect(result.mode).toBe('full');
     expect(await collect(result.pages)).toEqual([
       // The USD deposit and the ledger's own trade rows are left out (the trades cover them).
-      ['ledger:LA2', 'deposit', 'BTC', '0.05', null, null],
       ['trade:TA1:BTC', 'buy', 'BTC', '0.1', '90000', '36'],
       ['trade:TA2:ETH', 'buy', 'ETH', '2', '3000', '24'],
       ['trade:TA3:BTC', 'sell', 'BTC', '0.04', '100000', '16'],
       ['ledger:LA6', 'withdrawal', 'BTC', '0.02', null, null],
       ['ledger:LA6:fee', 'fee', 'BTC', '0.0001', '95000', null],
+      ['ledger:LA2', 'deposit', 'BTC', '0.05', null, null],
       ['ledger:LA7', 'income', 'DOT', '1.5', '5', null],
     ]);
-    // 0.05 + 0.1 − 0.04 − 0.02 − 0.0001 = 0.0899 BTC: what Kraken reports; USD is not an asset.
+    // 0.1 − 0.04 − 0.02 − 0.0001 + 0.05 = 0.0899 BTC: what Kraken reports; USD is not an asset.
     expect(result.reportedBalances).toEqual(
       new Map([
         ['BTC', '0.0899'],
@@ -172,6 +126,7 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
       expect(await collect(result.pages)).toEqual([
         ['ledger:LA6', 'withdrawal', 'BTC', '0.02', null, null],
         ['ledger:LA6:fee', 'fee', 'BTC', '0.0001', '95000', null],
+        ['ledger:LA2', 'deposit', 'BTC', '0.05', null, null],
         ['ledger:LA7', 'income', 'DOT', '1.5', '5', null],
         // ETH sold for BTC: priced at the day's BTC price (0.03 × 96,000 = 2,880 a unit); the BTC
         // received is a buy at the same price; the fee (in BTC, the quote) disposes of BTC.
