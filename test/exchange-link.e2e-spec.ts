@@ -66,14 +66,17 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
     body: { responseException: { exceptionMessage: { reason?: string; errors: Record<string, string[]> } } };
   }) => res.body.responseException.exceptionMessage;
   const adminRefresh = async () =>
-    (await t.http.post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200)).body;
+    (await t.http.post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200))
+      .body;
   const priceOn = async (symbol: string, date: string) =>
     new Decimal((await t.app.get<MarketPricesPort>(MARKET_PRICES).pricesOnDate([symbol], date)).get(symbol)!);
   const rows = async () =>
-    ((await get(`/v1/api/account/${accountId}/transactions`).expect(200)).body.result.transactions as Record<
-      string,
-      string | null
-    >[]).map((tx) => ({
+    (
+      (await get(`/v1/api/account/${accountId}/transactions`).expect(200)).body.result.transactions as Record<
+        string,
+        string | null
+      >[]
+    ).map((tx) => ({
       id: tx.transactionId,
       direction: tx.direction,
       symbol: tx.symbol,
@@ -99,10 +102,17 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
       identity: IDENTITY,
       credentials: { apiKey: FAKE_KRAKEN_KEY, secret: FAKE_KRAKEN_SECRET },
     }).expect(202);
-    expect(res.body.result).toMatchObject({ platform: 'kraken', syncStatus: 'syncing', connectionStatus: 'connected' });
+    expect(res.body.result).toMatchObject({
+      platform: 'kraken',
+      syncStatus: 'syncing',
+      connectionStatus: 'connected',
+    });
     expect(JSON.stringify(res.body)).not.toContain(FAKE_KRAKEN_SECRET);
     accountId = res.body.result.accountId;
-    expect(await untilSettled(accountId)).toMatchObject({ syncStatus: 'synced', balanceSource: 'source_reported' });
+    expect(await untilSettled(accountId)).toMatchObject({
+      syncStatus: 'synced',
+      balanceSource: 'source_reported',
+    });
     const [row] = await t.app
       .get(DataSource)
       .query('SELECT source, source_options, credentials_encrypted FROM account WHERE id = $1', [accountId]);
@@ -110,11 +120,9 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
     expect(row.source_options).toEqual({ exchange: 'kraken' });
     expect(row.credentials_encrypted).not.toContain(FAKE_KRAKEN_SECRET);
     // Three rows a page: the 7 ledger rows took 3 pages, the 3 trades 1.
-    expect(kraken.requests.filter((r) => r.path === '/0/private/Ledgers').map((r) => r.params['ofs'])).toEqual([
-      '0',
-      '3',
-      '6',
-    ]);
+    expect(
+      kraken.requests.filter((r) => r.path === '/0/private/Ledgers').map((r) => r.params['ofs']),
+    ).toEqual(['0', '3', '6']);
   });
 
   it('reads the transactions: buys and the sale with USD fees, the withdrawal and its BTC fee, the deposit, the staking income', async () => {
@@ -123,13 +131,62 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
     const list = await rows();
     expect(list).toEqual(
       expect.arrayContaining([
-        { id: 'trade:TA1:BTC', direction: 'buy', symbol: 'BTC', amount: '0.1', price: '90000', timestamp: '2025-01-05T10:00:00.000Z' },
-        { id: 'trade:TA2:ETH', direction: 'buy', symbol: 'ETH', amount: '2', price: '3000', timestamp: '2025-01-06T10:00:00.000Z' },
-        { id: 'trade:TA3:BTC', direction: 'sell', symbol: 'BTC', amount: '0.04', price: '100000', timestamp: '2025-02-01T10:00:00.000Z' },
-        { id: 'ledger:LA6', direction: 'withdrawal', symbol: 'BTC', amount: '0.02', price: null, timestamp: '2025-02-10T12:00:00.000Z' },
-        { id: 'ledger:LA6:fee', direction: 'fee', symbol: 'BTC', amount: '0.0001', price: p.toString(), timestamp: '2025-02-10T12:00:00.000Z' },
-        { id: 'ledger:LA2', direction: 'deposit', symbol: 'BTC', amount: '0.05', price: null, timestamp: '2025-02-12T09:00:00.000Z' },
-        { id: 'ledger:LA7', direction: 'income', symbol: 'DOT', amount: '1.5', price: dot.toString(), timestamp: '2025-02-15T00:00:00.000Z' },
+        {
+          id: 'trade:TA1:BTC',
+          direction: 'buy',
+          symbol: 'BTC',
+          amount: '0.1',
+          price: '90000',
+          timestamp: '2025-01-05T10:00:00.000Z',
+        },
+        {
+          id: 'trade:TA2:ETH',
+          direction: 'buy',
+          symbol: 'ETH',
+          amount: '2',
+          price: '3000',
+          timestamp: '2025-01-06T10:00:00.000Z',
+        },
+        {
+          id: 'trade:TA3:BTC',
+          direction: 'sell',
+          symbol: 'BTC',
+          amount: '0.04',
+          price: '100000',
+          timestamp: '2025-02-01T10:00:00.000Z',
+        },
+        {
+          id: 'ledger:LA6',
+          direction: 'withdrawal',
+          symbol: 'BTC',
+          amount: '0.02',
+          price: null,
+          timestamp: '2025-02-10T12:00:00.000Z',
+        },
+        {
+          id: 'ledger:LA6:fee',
+          direction: 'fee',
+          symbol: 'BTC',
+          amount: '0.0001',
+          price: p.toString(),
+          timestamp: '2025-02-10T12:00:00.000Z',
+        },
+        {
+          id: 'ledger:LA2',
+          direction: 'deposit',
+          symbol: 'BTC',
+          amount: '0.05',
+          price: null,
+          timestamp: '2025-02-12T09:00:00.000Z',
+        },
+        {
+          id: 'ledger:LA7',
+          direction: 'income',
+          symbol: 'DOT',
+          amount: '1.5',
+          price: dot.toString(),
+          timestamp: '2025-02-15T00:00:00.000Z',
+        },
       ]),
     );
     expect(list).toHaveLength(7);
@@ -137,10 +194,8 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
 
   it('reads the balances: quantities as Kraken reports them, basis and realized gains worked by hand', async () => {
     const p = await priceOn('BTC', '2025-02-10');
-    const balances = (await get(`/v1/api/account/${accountId}/balances`).expect(200)).body.result.balances as Record<
-      string,
-      string
-    >[];
+    const balances = (await get(`/v1/api/account/${accountId}/balances`).expect(200)).body.result
+      .balances as Record<string, string>[];
     const of = (symbol: string) => balances.find((b) => b.symbol === symbol)!;
     expect(new Decimal(of('BTC').balance).toString()).toBe('0.0899');
     expect(new Decimal(of('ETH').balance).toString()).toBe('2');
@@ -158,16 +213,21 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
     const dot = await priceOn('DOT', '2025-02-15');
     const res = await get(`/taip/gains-report?tax_year=2025&account_id=${accountId}`).expect(200);
     const report = res.body.result ?? res.body;
-    expect(new Decimal(report.exact.proceeds_usd).toString()).toBe(new Decimal(3984).plus(p.times('0.0001')).toString());
+    expect(new Decimal(report.exact.proceeds_usd).toString()).toBe(
+      new Decimal(3984).plus(p.times('0.0001')).toString(),
+    );
     expect(new Decimal(report.exact.cost_basis_usd).toString()).toBe('3623.436');
     expect(new Decimal(report.exact.net_gains_usd).toString()).toBe(
       new Decimal('360.564').plus(p.times('0.0001')).toString(),
     );
-    expect(new Decimal(report.ordinary_income.replace(/[$,]/g, '')).toFixed(2)).toBe(dot.times('1.5').toFixed(2));
+    expect(new Decimal(report.ordinary_income.replace(/[$,]/g, '')).toFixed(2)).toBe(
+      dot.times('1.5').toFixed(2),
+    );
   });
 
   it('reads a checksum equal to the reference script over the exported rows', async () => {
-    const transactions = (await get(`/v1/api/account/${accountId}/transactions`).expect(200)).body.result.transactions;
+    const transactions = (await get(`/v1/api/account/${accountId}/transactions`).expect(200)).body.result
+      .transactions;
     const res = await get(`/v1/api/checksum?identity=${encodeURIComponent(IDENTITY)}`).expect(200);
     expect(res.body.result.rowCount).toBe(7);
     const reference = JSON.parse(
@@ -212,7 +272,10 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
       .set(bearer(partner))
       .send({ credentials: { apiKey: 'rotated-key', apiSecret: FAKE_KRAKEN_SECRET } })
       .expect(202);
-    expect(await untilSettled(accountId)).toMatchObject({ syncStatus: 'synced', connectionStatus: 'connected' });
+    expect(await untilSettled(accountId)).toMatchObject({
+      syncStatus: 'synced',
+      connectionStatus: 'connected',
+    });
   });
 
   it('a key Kraken refuses: 422 credentials_refused, nothing stored', async () => {
@@ -227,7 +290,10 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
   });
 
   it('a missing secret or an unknown credential field: 400 naming credentials', async () => {
-    for (const credentials of [{ apiKey: FAKE_KRAKEN_KEY }, { apiKey: FAKE_KRAKEN_KEY, secret: 's', pin: '1' }]) {
+    for (const credentials of [
+      { apiKey: FAKE_KRAKEN_KEY },
+      { apiKey: FAKE_KRAKEN_KEY, secret: 's', pin: '1' },
+    ]) {
       const res = await link({ platform: 'kraken', identity: 'hh-7/bad', credentials }).expect(400);
       expect(Object.keys(problem(res).errors)).toEqual(['credentials']);
     }

@@ -262,7 +262,8 @@ export class AppConfig {
   @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^[a-z0-9]+(,[a-z0-9]+)*$/, {
-    message: 'EXCHANGE_GENERIC_IDS must be comma-separated lower-case ccxt exchange ids (e.g. kucoin,bitfinex)',
+    message:
+      'EXCHANGE_GENERIC_IDS must be comma-separated lower-case ccxt exchange ids (e.g. kucoin,bitfinex)',
   })
   EXCHANGE_GENERIC_IDS?: string;
 

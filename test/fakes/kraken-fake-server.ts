@@ -105,7 +105,17 @@ export function krakenEntry(
 ): [string, KrakenLedgerEntry] {
   return [
     id,
-    { refid: `R-${id}`, time: seconds(time), type, subtype: '', aclass: 'currency', asset, amount, fee, balance: '0' },
+    {
+      refid: `R-${id}`,
+      time: seconds(time),
+      type,
+      subtype: '',
+      aclass: 'currency',
+      asset,
+      amount,
+      fee,
+      balance: '0',
+    },
   ];
 }
 
@@ -171,7 +181,15 @@ export class FakeKraken {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
+      req.on('end', () =>
+        this.handle(
+          req.method ?? 'GET',
+          req.url ?? '/',
+          req.headers,
+          Buffer.concat(chunks).toString('utf8'),
+          res,
+        ),
+      );
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
@@ -201,7 +219,8 @@ export class FakeKraken {
     if (fault) {
       fault.remaining -= 1;
       if (fault.hang) return; // the socket stays open until the client gives up
-      if (fault.status) return answer(fault.status, fault.body ?? JSON.stringify({ error: ['EGeneral:Too many requests'] }));
+      if (fault.status)
+        return answer(fault.status, fault.body ?? JSON.stringify({ error: ['EGeneral:Too many requests'] }));
       if (fault.errors) return errors(...fault.errors);
       if (fault.body !== undefined) return answer(200, fault.body);
     }
@@ -237,7 +256,8 @@ export class FakeKraken {
     if (method === 'GET' && path === '/0/public/Assets') return ok(ASSETS);
 
     const priv = /^\/0\/private\/(\w+)$/.exec(path);
-    if (method !== 'POST' || !priv) return answer(404, JSON.stringify({ error: ['EGeneral:Unknown method'] }));
+    if (method !== 'POST' || !priv)
+      return answer(404, JSON.stringify({ error: ['EGeneral:Unknown method'] }));
     const params = Object.fromEntries(new URLSearchParams(body));
     const apiKey = String(headers['api-key'] ?? '');
     const secret = this.keys.get(apiKey);
@@ -245,10 +265,18 @@ export class FakeKraken {
     const nonce = params['nonce'];
     if (!nonce || !/^\d+$/.test(nonce)) return errors('EAPI:Invalid nonce');
     const expected = createHmac('sha512', Buffer.from(secret, 'base64'))
-      .update(Buffer.concat([Buffer.from(path), createHash('sha256').update(nonce + body).digest()]))
+      .update(
+        Buffer.concat([
+          Buffer.from(path),
+          createHash('sha256')
+            .update(nonce + body)
+            .digest(),
+        ]),
+      )
       .digest();
     const given = Buffer.from(String(headers['api-sign'] ?? ''), 'base64');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return errors('EAPI:Invalid signature');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return errors('EAPI:Invalid signature');
     const { nonce: _nonce, ...rest } = params;
     this.requests.push({ path, params: rest });
 
@@ -257,7 +285,9 @@ export class FakeKraken {
         return ok(Object.fromEntries(this.balances));
       case 'BalanceEx':
         return ok(
-          Object.fromEntries([...this.balances].map(([asset, balance]) => [asset, { balance, hold_trade: '0' }])),
+          Object.fromEntries(
+            [...this.balances].map(([asset, balance]) => [asset, { balance, hold_trade: '0' }]),
+          ),
         );
       case 'TradesHistory': {
         const { page, count } = this.page(this.trades, params);
@@ -279,7 +309,9 @@ export class FakeKraken {
   ): { page: Record<string, T>; count: number } {
     const start = params['start'] !== undefined ? Number(params['start']) : Number.NEGATIVE_INFINITY;
     const end = params['end'] !== undefined ? Number(params['end']) : Number.POSITIVE_INFINITY;
-    const matching = [...rows].filter(([, row]) => row.time > start && row.time <= end).sort((a, b) => b[1].time - a[1].time);
+    const matching = [...rows]
+      .filter(([, row]) => row.time > start && row.time <= end)
+      .sort((a, b) => b[1].time - a[1].time);
     const ofs = Number(params['ofs'] ?? 0);
     return { page: Object.fromEntries(matching.slice(ofs, ofs + this.pageSize)), count: matching.length };
   }

@@ -113,7 +113,14 @@ describe('exchangeLegs: what an exchange account’s history means for its ledge
         fee: { cost: 0.0001, currency: 'BTC' },
         info: { type: 'withdrawal' },
       },
-      { id: 'L8', timestamp: at('2024-04-03T00:00:00Z'), type: 'transaction', currency: 'ETH', amount: 2, direction: 'in' },
+      {
+        id: 'L8',
+        timestamp: at('2024-04-03T00:00:00Z'),
+        type: 'transaction',
+        currency: 'ETH',
+        amount: 2,
+        direction: 'in',
+      },
     ];
     expect(rows(exchangeLegs([], ledger, priceOnDay))).toEqual([
       ['ledger:L2', 'deposit', 'BTC', '0.5', null, null],

@@ -89,7 +89,9 @@ export async function sourceError(error: unknown, exchangeId: string): Promise<E
   if (error instanceof ccxt.RequestTimeout)
     return new SourceUnavailableError(`${exchangeId} did not answer in time (${kind}).`);
   if (error instanceof ccxt.DDoSProtection)
-    return new SourceUnavailableError(`${exchangeId} is rate limiting this service (${kind}); retried later.`);
+    return new SourceUnavailableError(
+      `${exchangeId} is rate limiting this service (${kind}); retried later.`,
+    );
   if (error instanceof ccxt.NetworkError)
     return new SourceUnavailableError(`${exchangeId} is unreachable or failing (${kind}).`);
   if (error instanceof ccxt.BaseError)

@@ -28,7 +28,11 @@ const prices = {
   asked: [] as string[],
   pricesOnDate: async (symbols: readonly string[], date: string) => {
     prices.asked.push(`${symbols.join(',')} ${date}`);
-    return new Map(symbols.flatMap((symbol) => (PRICES[`${symbol} ${date}`] ? [[symbol, PRICES[`${symbol} ${date}`]!] as const] : [])));
+    return new Map(
+      symbols.flatMap((symbol) =>
+        PRICES[`${symbol} ${date}`] ? [[symbol, PRICES[`${symbol} ${date}`]!] as const] : [],
+      ),
+    );
   },
 };
 
@@ -51,7 +55,12 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
   });
 
   const connector = (requestTimeoutMs = 5_000) =>
-    new ExchangeConnector(prices, { requestTimeoutMs, apiUrls: { kraken: baseUrl }, rateLimitMs: 1, genericIds: ['kucoin'] });
+    new ExchangeConnector(prices, {
+      requestTimeoutMs,
+      apiUrls: { kraken: baseUrl },
+      rateLimitMs: 1,
+      genericIds: ['kucoin'],
+    });
   const request = (
     options: { lastSyncedAt?: Date | null; credentials?: Record<string, string>; signal?: AbortSignal } = {},
   ): ConnectorRequest => ({
@@ -100,7 +109,9 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
     );
     // Two rows a page: trades at offsets 0 and 2, the ledger's 7 rows at 0, 2, 4, 6.
     const paged = kraken.requests.filter((r) => r.path !== '/0/private/BalanceEx');
-    expect(paged.map((r) => `${r.path.split('/').pop()} ofs=${r.params['ofs']} start=${r.params['start'] ?? '-'}`)).toEqual([
+    expect(
+      paged.map((r) => `${r.path.split('/').pop()} ofs=${r.params['ofs']} start=${r.params['start'] ?? '-'}`),
+    ).toEqual([
       'Ledgers ofs=0 start=-',
       'Ledgers ofs=2 start=-',
       'Ledgers ofs=4 start=-',
@@ -113,7 +124,9 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
 
   it('an incremental sync asks only from the last sync less a day, and says it is incremental', async () => {
     const lastSyncedAt = new Date('2025-02-05T00:00:00Z');
-    kraken.trades.set(...trade('TA4', 'XETHXXBT', 'sell', '2025-02-20T08:00:00Z', '0.5', '0.03', '0.015', '0.00004'));
+    kraken.trades.set(
+      ...trade('TA4', 'XETHXXBT', 'sell', '2025-02-20T08:00:00Z', '0.5', '0.03', '0.015', '0.00004'),
+    );
     PRICES['BTC 2025-02-20'] = '96000';
     try {
       const result = await connector().fetch(request({ lastSyncedAt }));
@@ -140,9 +153,13 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
   });
 
   it('a crypto-for-crypto trade on a day without a stored price fails the sync, naming it', async () => {
-    kraken.trades.set(...trade('TA4', 'XETHXXBT', 'sell', '2025-02-20T08:00:00Z', '0.5', '0.03', '0.015', '0.00004'));
+    kraken.trades.set(
+      ...trade('TA4', 'XETHXXBT', 'sell', '2025-02-20T08:00:00Z', '0.5', '0.03', '0.015', '0.00004'),
+    );
     await expect(connector().fetch(request())).rejects.toThrow(
-      new SourceUnavailableError('No USD price for BTC on 2025-02-20 (item TA4); it is not guessed. The market history must cover it.'),
+      new SourceUnavailableError(
+        'No USD price for BTC on 2025-02-20 (item TA4); it is not guessed. The market history must cover it.',
+      ),
     );
   });
 
@@ -151,7 +168,9 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
     expect(kraken.requests.map((r) => r.path)).toEqual(['/0/private/BalanceEx']);
     kraken.keys.delete(FAKE_KRAKEN_KEY);
     await expect(connector().verifyCredentials(request())).rejects.toBeInstanceOf(SourceAuthorizationError);
-    await expect(connector().fetch(request())).rejects.toThrow(/kraken refused the API key \(AuthenticationError\)/);
+    await expect(connector().fetch(request())).rejects.toThrow(
+      /kraken refused the API key \(AuthenticationError\)/,
+    );
   });
 
   it('a wrong secret fails the fake’s signature check: refused, and the secret is in no message', async () => {
@@ -170,7 +189,9 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
     ['malformed JSON', { body: '{"error":[],"result":{"trades":' }, /not JSON|could not be read/],
   ])('%s mid-sync: SourceUnavailableError (retried later, old data kept)', async (_case, fault, message) => {
     kraken.fail({ path: /TradesHistory/, ...fault });
-    const error = await connector().fetch(request()).catch((e: unknown) => e);
+    const error = await connector()
+      .fetch(request())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SourceUnavailableError);
     expect((error as Error).message).toMatch(message);
   });
@@ -178,7 +199,9 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
   it('a request that hangs mid-sync times out: SourceUnavailableError', async () => {
     kraken.fail({ path: /Ledgers/, hang: true });
     const started = Date.now();
-    const error = await connector(400).fetch(request()).catch((e: unknown) => e);
+    const error = await connector(400)
+      .fetch(request())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SourceUnavailableError);
     expect((error as Error).message).toMatch(/did not answer in time \(RequestTimeout\)/);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -196,8 +219,12 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
       platforms: ['coinbase', 'kraken', 'gemini', 'binanceus', 'bitstamp', 'okx', 'kucoin'],
       accepts: ['credentials'],
     });
-    expect(exchange.accountOptions({}, { accountId: 'a', platform: 'coinbase' })).toEqual({ exchange: 'coinbase' });
-    expect(exchange.accountOptions({}, { accountId: 'a', platform: 'kucoin' })).toEqual({ exchange: 'kucoin' });
+    expect(exchange.accountOptions({}, { accountId: 'a', platform: 'coinbase' })).toEqual({
+      exchange: 'coinbase',
+    });
+    expect(exchange.accountOptions({}, { accountId: 'a', platform: 'kucoin' })).toEqual({
+      exchange: 'kucoin',
+    });
     const fields = (run: () => unknown) => {
       try {
         run();
@@ -206,15 +233,21 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
       }
       return null;
     };
-    expect(JSON.stringify(fields(() => exchange.accountOptions({}, { accountId: 'a', platform: 'nasdaq' })))).toMatch(
-      /platform/,
+    expect(
+      JSON.stringify(fields(() => exchange.accountOptions({}, { accountId: 'a', platform: 'nasdaq' }))),
+    ).toMatch(/platform/);
+    expect(JSON.stringify(fields(() => exchange.checkCredentials({ apiKey: 'k' })))).toMatch(
+      /credentials\.secret/,
     );
-    expect(JSON.stringify(fields(() => exchange.checkCredentials({ apiKey: 'k' })))).toMatch(/credentials\.secret/);
-    expect(JSON.stringify(fields(() => exchange.checkCredentials({ secret: 's' })))).toMatch(/credentials\.apiKey/);
-    expect(JSON.stringify(fields(() => exchange.checkCredentials({ apiKey: 'k', secret: 's', pin: '1' })))).toMatch(
-      /credentials\.pin/,
+    expect(JSON.stringify(fields(() => exchange.checkCredentials({ secret: 's' })))).toMatch(
+      /credentials\.apiKey/,
     );
-    expect(fields(() => exchange.checkCredentials({ apiKey: 'k', apiSecret: 's', passphrase: 'p' }))).toBeNull();
+    expect(
+      JSON.stringify(fields(() => exchange.checkCredentials({ apiKey: 'k', secret: 's', pin: '1' }))),
+    ).toMatch(/credentials\.pin/);
+    expect(
+      fields(() => exchange.checkCredentials({ apiKey: 'k', apiSecret: 's', passphrase: 'p' })),
+    ).toBeNull();
   });
 
   it('an exchange that needs a passphrase (okx) without one is refused before any request', async () => {
@@ -226,9 +259,19 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
   it('moves every API URL of an exchange to the override host, keeping paths', () => {
     expect(
       overrideApiUrls(
-        { public: 'https://api.kraken.com', sapi: 'https://api.binance.us/sapi/v1', rest: 'https://{hostname}', nested: { a: 'https://x.io/p' } },
+        {
+          public: 'https://api.kraken.com',
+          sapi: 'https://api.binance.us/sapi/v1',
+          rest: 'https://{hostname}',
+          nested: { a: 'https://x.io/p' },
+        },
         'http://127.0.0.1:9/',
       ),
-    ).toEqual({ public: 'http://127.0.0.1:9', sapi: 'http://127.0.0.1:9/sapi/v1', rest: 'http://127.0.0.1:9', nested: { a: 'http://127.0.0.1:9/p' } });
+    ).toEqual({
+      public: 'http://127.0.0.1:9',
+      sapi: 'http://127.0.0.1:9/sapi/v1',
+      rest: 'http://127.0.0.1:9',
+      nested: { a: 'http://127.0.0.1:9/p' },
+    });
   });
 });

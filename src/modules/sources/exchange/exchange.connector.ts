@@ -87,7 +87,10 @@ export class ExchangeConnector implements SourceConnector {
   }
 
   /** Checks the platform is an exchange this service reads; keeps the ccxt id it maps to. */
-  accountOptions(_options: Readonly<Record<string, unknown>>, account: NewAccountContext): Record<string, unknown> {
+  accountOptions(
+    _options: Readonly<Record<string, unknown>>,
+    account: NewAccountContext,
+  ): Record<string, unknown> {
     return { exchange: this.ccxtIdOf(account.platform) };
   }
 
@@ -158,7 +161,9 @@ export class ExchangeConnector implements SourceConnector {
       .map(([field]) => field);
     const missing = required.find((field) => !credentials[field]);
     if (missing)
-      throw new SourceAuthorizationError(`${ccxtId} needs credentials.${missing} as well; reconnect with it.`);
+      throw new SourceAuthorizationError(
+        `${ccxtId} needs credentials.${missing} as well; reconnect with it.`,
+      );
     return { exchange, ccxtId };
   }
 
@@ -175,11 +180,17 @@ export class ExchangeConnector implements SourceConnector {
     return result;
   }
 
-  private async history(exchange: Exchange, since: number | undefined, signal: AbortSignal): Promise<History> {
+  private async history(
+    exchange: Exchange,
+    since: number | undefined,
+    signal: AbortSignal,
+  ): Promise<History> {
     await this.call(exchange, signal, () => exchange.loadMarkets());
     const balance = await this.call(exchange, signal, () => exchange.fetchBalance());
     const balances = new Map<string, string>();
-    for (const [currency, total] of Object.entries((balance.total ?? {}) as unknown as Record<string, unknown>)) {
+    for (const [currency, total] of Object.entries(
+      (balance.total ?? {}) as unknown as Record<string, unknown>,
+    )) {
       if (FIAT_CURRENCIES.has(currency) || total === undefined || total === null) continue;
       const quantity = new ExactDecimal(String(total));
       if (quantity.gt(0)) balances.set(currency, canonicalDecimal(quantity));
@@ -234,7 +245,11 @@ export class ExchangeConnector implements SourceConnector {
     return [...byId.values()];
   }
 
-  private async ledger(exchange: Exchange, since: number | undefined, signal: AbortSignal): Promise<ExchangeLedgerEntry[]> {
+  private async ledger(
+    exchange: Exchange,
+    since: number | undefined,
+    signal: AbortSignal,
+  ): Promise<ExchangeLedgerEntry[]> {
     const byId = new Map<string, ExchangeLedgerEntry>();
     if (exchange.has['fetchLedger']) {
       const entries: LedgerEntry[] = await this.paged(exchange, signal, since, 'ledger', (from, params) =>
@@ -257,12 +272,22 @@ export class ExchangeConnector implements SourceConnector {
     }
     const movements: Transaction[] = [];
     if (exchange.has['fetchDeposits'])
-      movements.push(...(await this.paged(exchange, signal, since, 'deposits', (from) => exchange.fetchDeposits(undefined, from))));
+      movements.push(
+        ...(await this.paged(exchange, signal, since, 'deposits', (from) =>
+          exchange.fetchDeposits(undefined, from),
+        )),
+      );
     if (exchange.has['fetchWithdrawals'])
       movements.push(
-        ...(await this.paged(exchange, signal, since, 'withdrawals', (from) => exchange.fetchWithdrawals(undefined, from))),
+        ...(await this.paged(exchange, signal, since, 'withdrawals', (from) =>
+          exchange.fetchWithdrawals(undefined, from),
+        )),
       );
-    if (!exchange.has['fetchDeposits'] && !exchange.has['fetchWithdrawals'] && exchange.has['fetchDepositsWithdrawals'])
+    if (
+      !exchange.has['fetchDeposits'] &&
+      !exchange.has['fetchWithdrawals'] &&
+      exchange.has['fetchDepositsWithdrawals']
+    )
       movements.push(
         ...(await this.paged(exchange, signal, since, 'movements', (from) =>
           exchange.fetchDepositsWithdrawals(undefined, from),
@@ -315,7 +340,8 @@ export class ExchangeConnector implements SourceConnector {
       const items = await this.call(exchange, signal, () => page(from, {}));
       const newest = Math.max(...items.map((item) => item.timestamp ?? Number.NEGATIVE_INFINITY));
       all.push(...items);
-      if (items.length === 0 || !Number.isFinite(newest) || (from !== undefined && newest + 1 <= from)) return all;
+      if (items.length === 0 || !Number.isFinite(newest) || (from !== undefined && newest + 1 <= from))
+        return all;
       from = newest + 1;
     }
     throw new SourceUnavailableError(`${exchange.id} sent more than ${MAX_PAGES} pages of ${kind}.`);
@@ -338,9 +364,9 @@ export class ExchangeConnector implements SourceConnector {
       for (const [symbol, price] of found) known.set(`${symbol} ${date}`, price);
     }
     try {
-      return exchangeLegs(history.trades, history.ledger, (symbol, date) => known.get(`${symbol} ${date}`)).map(
-        (leg) => ({ ...leg, transferId: null }),
-      );
+      return exchangeLegs(history.trades, history.ledger, (symbol, date) =>
+        known.get(`${symbol} ${date}`),
+      ).map((leg) => ({ ...leg, transferId: null }));
     } catch (error) {
       if (error instanceof UnpricedExchangeItemError)
         throw new SourceUnavailableError(`${error.message} The market history must cover it.`);
