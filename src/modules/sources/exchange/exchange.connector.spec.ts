@@ -274,4 +274,73 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
       nested: { a: 'http://127.0.0.1:9/p' },
     });
   });
+  describe('exchanges paged by time, and those that need a symbol (a stub exchange object)', () => {
+    /** A stand-in for a ccxt exchange: five trades, two a page from `since` on, a JSON answer each. */
+    const stub = (needsSymbol: boolean) => {
+      const times = [1, 2, 3, 4, 5].map((d) => Date.parse(`2025-01-0${d}T00:00:00Z`));
+      const exchange = {
+        id: 'gemini',
+        has: { fetchMyTrades: true },
+        last_json_response: undefined as unknown,
+        markets: {
+          'BTC/USD': { spot: true, base: 'BTC', quote: 'USD', symbol: 'BTC/USD' },
+          'DOGE/USD': { spot: true, base: 'DOGE', quote: 'USD', symbol: 'DOGE/USD' },
+        },
+        asked: [] as string[],
+        fetchMyTrades: async (symbol: string | undefined, since: number | undefined) => {
+          const { ArgumentsRequired } = await import('ccxt');
+          exchange.asked.push(
+            `${symbol ?? '*'} ${since === undefined ? '-' : new Date(since).toISOString()}`,
+          );
+          if (needsSymbol && symbol === undefined)
+            throw new ArgumentsRequired('gemini fetchMyTrades() requires a symbol');
+          exchange.last_json_response = [];
+          if (symbol === 'DOGE/USD') return [];
+          return times
+            .filter((t) => since === undefined || t >= since)
+            .slice(0, 2)
+            .map((t, i) => ({
+              id: `T${t}`,
+              timestamp: t,
+              symbol: 'BTC/USD',
+              side: 'buy',
+              amount: 0.1 + i,
+              price: 100,
+            }));
+        },
+      };
+      return exchange;
+    };
+    const trades = (exchange: ReturnType<typeof stub>, held: string[]) =>
+      (
+        connector() as unknown as {
+          trades(
+            e: unknown,
+            since: number | undefined,
+            s: AbortSignal,
+            held: Set<string>,
+          ): Promise<{ id: string }[]>;
+        }
+      ).trades(exchange, undefined, new AbortController().signal, new Set(held));
+
+    it('a first sync starts at 2009-01-03 and moves `since` past each page until nothing newer comes', async () => {
+      const exchange = stub(false);
+      const found = await trades(exchange, []);
+      expect(found.map((t) => t.id)).toHaveLength(5);
+      expect(exchange.asked).toEqual([
+        '* 2009-01-03T00:00:00.000Z',
+        '* 2025-01-02T00:00:00.001Z',
+        '* 2025-01-04T00:00:00.001Z',
+        '* 2025-01-05T00:00:00.001Z',
+      ]);
+    });
+
+    it('an exchange that needs a symbol is asked per market of the currencies held or moved', async () => {
+      const exchange = stub(true);
+      const found = await trades(exchange, ['BTC']);
+      expect(found).toHaveLength(5);
+      expect(exchange.asked[0]).toBe('* 2009-01-03T00:00:00.000Z');
+      expect(exchange.asked.slice(1).every((a) => a.startsWith('BTC/USD '))).toBe(true);
+    });
+  });
 });

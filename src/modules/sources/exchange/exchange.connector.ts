@@ -39,6 +39,7 @@ import {
   type SourceDescription,
   type SourceTransaction,
 } from '../connectors/source-connector.js';
+import { EARLIEST_TRANSACTION } from '../connectors/source-transaction.rules.js';
 import { createExchange, loadCcxt, sourceError, type ExchangeClientOptions } from './ccxt-exchange.js';
 import { CREDENTIAL_ALIASES, EXCHANGE_SOURCE, NAMED_EXCHANGES } from './exchange.source.js';
 
@@ -335,7 +336,9 @@ export class ExchangeConnector implements SourceConnector {
       }
       throw new SourceUnavailableError(`${exchange.id} sent more than ${MAX_PAGES} pages of ${kind}.`);
     }
-    let from = since;
+    // A first sync starts at the oldest possible time: without `since` many exchanges answer
+    // their newest page only, and moving forward from it would skip everything older.
+    let from = since ?? EARLIEST_TRANSACTION.getTime();
     for (let n = 0; n < MAX_PAGES; n++) {
       const items = await this.call(exchange, signal, () => page(from, {}));
       const newest = Math.max(...items.map((item) => item.timestamp ?? Number.NEGATIVE_INFINITY));
