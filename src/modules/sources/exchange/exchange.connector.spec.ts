@@ -22,6 +22,7 @@ import {
 } from '../connectors/source-connector.js';
 import { overrideApiUrls } from './ccxt-exchange.js';
 import { ExchangeConnector, INCREMENTAL_OVERLAP_MS } from './exchange.connector.js';
+import { NAMED_EXCHANGES } from './exchange.source.js';
 
 const PRICES: Record<string, string> = { 'BTC 2025-02-10': '95000', 'DOT 2025-02-15': '5' };
 const prices = {
@@ -342,5 +343,17 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
       expect(exchange.asked[0]).toBe('* 2009-01-03T00:00:00.000Z');
       expect(exchange.asked.slice(1).every((a) => a.startsWith('BTC/USD '))).toBe(true);
     });
+  });
+  it('the named exchanges are ccxt classes needing exactly the credentials the table says', async () => {
+    const ccxt = (await import('ccxt')) as unknown as Record<
+      string,
+      new () => { requiredCredentials: Record<string, boolean> }
+    >;
+    for (const [platform, { ccxtId, credentials }] of Object.entries(NAMED_EXCHANGES)) {
+      const required = Object.entries(new ccxt[ccxtId]!().requiredCredentials)
+        .filter(([, needed]) => needed)
+        .map(([field]) => field);
+      expect([platform, required.sort()]).toEqual([platform, [...credentials].sort()]);
+    }
   });
 });

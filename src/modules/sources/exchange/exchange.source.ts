@@ -3,7 +3,7 @@ import type { SourceDescription } from '../connectors/source-connector.js';
 /**
  * The exchanges this service names and tests, by platform id, with the ccxt exchange class that
  * serves each and the credentials it needs (ccxt's `requiredCredentials` of that class, checked
- * in start-up tests). `coinbase` is ccxt's `coinbase` class: Coinbase Advanced Trade (CDP API
+ * by exchange.connector.spec.ts). `coinbase` is ccxt's `coinbase` class: Coinbase Advanced Trade (CDP API
  * keys), which also reads the retail account's history.
  */
 export const NAMED_EXCHANGES: Readonly<Record<string, { ccxtId: string; credentials: readonly string[] }>> = {
