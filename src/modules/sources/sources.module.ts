@@ -21,7 +21,7 @@ import { CredentialsCipher } from './credentials/credentials-cipher.js';
 import { CsvConnector } from './csv/csv.connector.js';
 import { EthereumConnector } from './ethereum/ethereum.connector.js';
 import { EtherscanClient } from './ethereum/etherscan.client.js';
-import { loadCcxt } from './exchange/ccxt-exchange.js';
+import { checkGenericIds } from './exchange/ccxt-exchange.js';
 import {
   EXCHANGE_REQUEST_TIMEOUT_MS,
   EXCHANGE_SYNC_TIMEOUT_MS,
@@ -35,8 +35,6 @@ import { SourceFetcher } from './refresh/source-fetcher.js';
 import { SourceSchedules } from './refresh/source-schedule.js';
 import { SandboxConnector } from './sandbox/sandbox.connector.js';
 import { ImportFileService } from './exports/import-file.service.js';
-
-const ccxtExchanges = (ccxt: Awaited<ReturnType<typeof loadCcxt>>): object => ccxt.exchanges;
 
 @Module({
   imports: [LedgerModule, MarketModule],
@@ -70,13 +68,8 @@ const ccxtExchanges = (ccxt: Awaited<ReturnType<typeof loadCcxt>>): object => cc
           ),
         );
         const genericIds = config.exchangeGenericIds;
-        if (genericIds.length > 0) {
-          // Only an operator who allows generic exchanges pays for loading ccxt at start-up.
-          const known = ccxtExchanges(await loadCcxt());
-          const unknown = genericIds.filter((id) => !Object.hasOwn(known, id));
-          if (unknown.length > 0)
-            throw new Error(`EXCHANGE_GENERIC_IDS: ${unknown.join(', ')} is not a ccxt exchange id.`);
-        }
+        // Only an operator who allows generic exchanges pays for loading ccxt at start-up.
+        await checkGenericIds(genericIds);
         registry.register(
           'exchange',
           new ExchangeConnector(prices, {

@@ -18,6 +18,18 @@ export function loadCcxt(): Promise<Ccxt> {
   return loading;
 }
 
+/**
+ * Checks EXCHANGE_GENERIC_IDS against the installed ccxt (loading it): throws naming the variable
+ * and the ids ccxt does not have. Nothing to check: ccxt is not loaded.
+ */
+export async function checkGenericIds(ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const known: object = (await loadCcxt()).exchanges;
+  const unknown = ids.filter((id) => !Object.hasOwn(known, id));
+  if (unknown.length > 0)
+    throw new Error(`EXCHANGE_GENERIC_IDS: ${unknown.join(', ')} is not a ccxt exchange id.`);
+}
+
 export interface ExchangeClientOptions {
   /** Per-request timeout (ccxt `timeout`), ms. */
   readonly requestTimeoutMs: number;

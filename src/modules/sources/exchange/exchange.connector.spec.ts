@@ -20,7 +20,7 @@ import {
   type ConnectorRequest,
   type SourceTransaction,
 } from '../connectors/source-connector.js';
-import { overrideApiUrls } from './ccxt-exchange.js';
+import { checkGenericIds, overrideApiUrls } from './ccxt-exchange.js';
 import { ExchangeConnector, INCREMENTAL_OVERLAP_MS } from './exchange.connector.js';
 import { NAMED_EXCHANGES } from './exchange.source.js';
 
@@ -355,5 +355,12 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
         .map(([field]) => field);
       expect([platform, required.sort()]).toEqual([platform, [...credentials].sort()]);
     }
+  });
+  it('EXCHANGE_GENERIC_IDS must name ccxt exchanges (checked at start-up)', async () => {
+    await expect(checkGenericIds([])).resolves.toBeUndefined();
+    await expect(checkGenericIds(['kucoin', 'bitfinex'])).resolves.toBeUndefined();
+    await expect(checkGenericIds(['kucoin', 'nasdaq'])).rejects.toThrow(
+      'EXCHANGE_GENERIC_IDS: nasdaq is not a ccxt exchange id.',
+    );
   });
 });
