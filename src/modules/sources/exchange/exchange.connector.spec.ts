@@ -324,6 +324,37 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
         }
       ).trades(exchange, undefined, new AbortController().signal, new Set(held));
 
+    it('Bitstamp (ccxt drops `since` there) is paged by offset, 1,000 rows a page, until a short page', async () => {
+      const asked: string[] = [];
+      const exchange = {
+        id: 'bitstamp',
+        has: { fetchMyTrades: true },
+        last_json_response: undefined as unknown,
+        markets: {},
+        fetchMyTrades: async (
+          _symbol: unknown,
+          _since: unknown,
+          _limit: unknown,
+          params: Record<string, number>,
+        ) => {
+          asked.push(`offset=${params['offset']} limit=${params['limit']}`);
+          const rows = params['offset']! < 2000 ? 1000 : 3;
+          exchange.last_json_response = Array.from({ length: rows }, () => ({}));
+          return Array.from({ length: rows }, (_, i) => ({
+            id: `B${params['offset']! + i}`,
+            timestamp: Date.parse('2025-01-01T00:00:00Z') + params['offset']! + i,
+            symbol: 'BTC/USD',
+            side: 'buy',
+            amount: 1,
+            price: 1,
+          }));
+        },
+      };
+      const found = await trades(exchange as unknown as ReturnType<typeof stub>, []);
+      expect(found).toHaveLength(2003);
+      expect(asked).toEqual(['offset=0 limit=1000', 'offset=1000 limit=1000', 'offset=2000 limit=1000']);
+    });
+
     it('a first sync starts at 2009-01-03 and moves `since` past each page until nothing newer comes', async () => {
       const exchange = stub(false);
       const found = await trades(exchange, []);

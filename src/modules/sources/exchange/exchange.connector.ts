@@ -9,8 +9,8 @@
  * - the ledger (fetchLedger), or deposits and withdrawals where the exchange has no ledger;
  * - balances (fetchBalance), reported to reconciliation.
  *
- * Pages: Kraken by offset (`ofs`, until its `count`), every other exchange by time (`since` moved
- * past the last item). The first sync is `full`; later ones are `incremental` from the account's
+ * Pages: Kraken and Bitstamp by offset (OFFSET_PAGING), every other exchange by time (`since`
+ * moved past the last item). The first sync is `full`; later ones are `incremental` from the account's
  * last successful sync less a day of overlap (items are upserted by id, so the overlap is free).
  * What the items mean for the ledger is decided in src/domain/exchanges; non-USD quotes, crypto
  * fees and rewards take the stored daily USD price, and an item without one fails the refresh
@@ -55,6 +55,34 @@ const MAX_PAGES = 500;
 const MAX_SYMBOLS = 100;
 /** Quotes tried for each held currency where trades are fetched per market. */
 const PER_SYMBOL_QUOTES = ['USD', 'USDT', 'USDC', 'EUR', 'BTC', 'ETH'];
+
+/**
+ * Exchanges whose history ccxt cannot page by time, paged by offset instead: the request
+ * parameter, the page size asked (when the exchange takes one), and how many raw rows an answer
+ * held (and the total, where the exchange says it).
+ * - Kraken lists newest first, 50 a page, with `count`; `start` goes to the server.
+ * - Bitstamp's user_transactions ignores ccxt's `since` (ccxt filters the page it got): pages of
+ *   1,000 by `offset` until a short page.
+ */
+const OFFSET_PAGING: Readonly<
+  Record<string, { param: string; limit?: number; read: (json: unknown) => { rows: number; total?: number } }>
+> = {
+  kraken: {
+    param: 'ofs',
+    read: (json) => {
+      const result = ((json as { result?: Record<string, unknown> }).result ?? {}) as Record<string, unknown>;
+      return {
+        rows: Object.keys((result['trades'] ?? result['ledger'] ?? {}) as object).length,
+        total: Number(result['count'] ?? 0),
+      };
+    },
+  },
+  bitstamp: {
+    param: 'offset',
+    limit: 1000,
+    read: (json) => ({ rows: Array.isArray(json) ? json.length : 0 }),
+  },
+};
 
 export interface ExchangeConnectorOptions extends ExchangeClientOptions {
   /** ccxt ids allowed beyond the named exchanges (EXCHANGE_GENERIC_IDS), as their own platforms. */
@@ -323,16 +351,20 @@ export class ExchangeConnector implements SourceConnector {
     page: (since: number | undefined, params: Record<string, unknown>) => Promise<T[]>,
   ): Promise<T[]> {
     const all: T[] = [];
-    if (exchange.id === 'kraken') {
+    const offsetPaging = OFFSET_PAGING[exchange.id];
+    if (offsetPaging) {
       let offset = 0;
       for (let n = 0; n < MAX_PAGES; n++) {
-        const items = await this.call(exchange, signal, () => page(since, { ofs: offset }));
-        const result = (exchange.last_json_response as { result?: Record<string, unknown> }).result ?? {};
-        const rows = Object.keys((result['trades'] ?? result['ledger'] ?? {}) as object).length;
-        const count = Number(result['count'] ?? 0);
+        const params = {
+          [offsetPaging.param]: offset,
+          ...(offsetPaging.limit ? { limit: offsetPaging.limit } : {}),
+        };
+        const items = await this.call(exchange, signal, () => page(since, params));
+        const { rows, total } = offsetPaging.read(exchange.last_json_response);
         all.push(...items);
         offset += rows;
-        if (rows === 0 || offset >= count) return all;
+        if (rows === 0 || (total !== undefined ? offset >= total : rows < (offsetPaging.limit ?? 1)))
+          return all;
       }
       throw new SourceUnavailableError(`${exchange.id} sent more than ${MAX_PAGES} pages of ${kind}.`);
     }
