@@ -235,8 +235,20 @@ describe('OpenAPI document (e2e)', () => {
       const definition = schemaOf(schema).properties![property];
       return definition.enum ?? definition.items?.enum;
     };
-    expect(enumOf('CreateAccountDto', 'source')).toEqual(['sandbox', 'csv', 'bitcoin', 'ethereum']);
-    expect(enumOf('AdminAccountDto', 'source')).toEqual(['sandbox', 'csv', 'bitcoin', 'ethereum']);
+    expect(enumOf('CreateAccountDto', 'source')).toEqual([
+      'sandbox',
+      'csv',
+      'bitcoin',
+      'ethereum',
+      'exchange',
+    ]);
+    expect(enumOf('AdminAccountDto', 'source')).toEqual([
+      'sandbox',
+      'csv',
+      'bitcoin',
+      'ethereum',
+      'exchange',
+    ]);
     expect(enumOf('AdminAccountDto', 'syncStatus')).toEqual([
       'syncing',
       'synced',

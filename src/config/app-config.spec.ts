@@ -97,4 +97,35 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env)).toThrow(new RegExp(`${variable}:`));
     });
   });
+  describe('exchange source settings', () => {
+    it('reads EXCHANGE_API_URLS, EXCHANGE_GENERIC_IDS and EXCHANGE_RATE_LIMIT_MS; empty when unset', () => {
+      const config = loadConfig({
+        EXCHANGE_API_URLS: '{"kraken":"http://127.0.0.1:8080","binanceus":"https://proxy.example.com/b"}',
+        EXCHANGE_GENERIC_IDS: 'kucoin,bitfinex',
+        EXCHANGE_RATE_LIMIT_MS: '250',
+      });
+      expect(config.exchangeApiUrls).toEqual({
+        kraken: 'http://127.0.0.1:8080',
+        binanceus: 'https://proxy.example.com/b',
+      });
+      expect(config.exchangeGenericIds).toEqual(['kucoin', 'bitfinex']);
+      expect(config.EXCHANGE_RATE_LIMIT_MS).toBe(250);
+      const none = loadConfig({});
+      expect(none.exchangeApiUrls).toEqual({});
+      expect(none.exchangeGenericIds).toEqual([]);
+      expect(none.EXCHANGE_RATE_LIMIT_MS).toBeUndefined();
+    });
+
+    it.each([
+      [{ EXCHANGE_API_URLS: 'not json' }, 'EXCHANGE_API_URLS'],
+      [{ EXCHANGE_API_URLS: '["http://x"]' }, 'EXCHANGE_API_URLS'],
+      [{ EXCHANGE_API_URLS: '{"Kraken":"http://x"}' }, 'EXCHANGE_API_URLS'],
+      [{ EXCHANGE_API_URLS: '{"kraken":"ftp://x"}' }, 'EXCHANGE_API_URLS'],
+      [{ EXCHANGE_API_URLS: '{"kraken":5}' }, 'EXCHANGE_API_URLS'],
+      [{ EXCHANGE_GENERIC_IDS: 'kucoin, bitfinex' }, 'EXCHANGE_GENERIC_IDS'],
+      [{ EXCHANGE_RATE_LIMIT_MS: '0' }, 'EXCHANGE_RATE_LIMIT_MS'],
+    ])('names the bad variable: %j', (env, variable) => {
+      expect(() => loadConfig(env)).toThrow(new RegExp(`${variable}`));
+    });
+  });
 });

@@ -245,6 +245,50 @@ export class AppConfig {
   ETHEREUM_RPC_URL = 'https://ethereum-rpc.publicnode.com';
 
   /**
+   * The exchange source's API hosts (docs/sources.md "Exchanges (ccxt)"): a JSON object of ccxt
+   * exchange id → base URL, e.g. {"kraken":"http://127.0.0.1:8080"}, replacing the exchange's own
+   * host in every API URL ccxt uses (the path is kept). For tests against a fake and for proxies.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  EXCHANGE_API_URLS?: string;
+
+  /**
+   * The "generic" exchange mapping: comma-separated ccxt exchange ids linkable as platforms
+   * beyond the named six (coinbase, kraken, gemini, binanceus, bitstamp, okx), e.g. "kucoin,bitfinex".
+   * Each must be an id of the installed ccxt (checked at start-up).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[a-z0-9]+(,[a-z0-9]+)*$/, {
+    message:
+      'EXCHANGE_GENERIC_IDS must be comma-separated lower-case ccxt exchange ids (e.g. kucoin,bitfinex)',
+  })
+  EXCHANGE_GENERIC_IDS?: string;
+
+  /**
+   * ccxt's `rateLimit` for every exchange, ms per request unit (ccxt's rate limiter stays on).
+   * Unset: each exchange's own (Kraken: 1000). Lower it only where the account's limits allow.
+   */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(60_000)
+  EXCHANGE_RATE_LIMIT_MS?: number;
+
+  /** EXCHANGE_API_URLS as a map (validated by loadConfig); empty when unset. */
+  get exchangeApiUrls(): Record<string, string> {
+    return parseExchangeApiUrls(this.EXCHANGE_API_URLS) ?? {};
+  }
+
+  /** EXCHANGE_GENERIC_IDS as a list; empty when unset. */
+  get exchangeGenericIds(): string[] {
+    return this.EXCHANGE_GENERIC_IDS ? this.EXCHANGE_GENERIC_IDS.split(',') : [];
+  }
+
+  /**
    * Benchmark CAGR (a fraction) that /roi/projection's benchmark_diff compares with. Default 0.10:
    * US large-cap equities, S&P 500 total return, nominal, long run (docs/simulation.md).
    */
@@ -348,6 +392,29 @@ export class AppConfig {
   }
 }
 
+/** EXCHANGE_API_URLS as a map of ccxt id → http(s) base URL; undefined when malformed. */
+function parseExchangeApiUrls(value: string | undefined): Record<string, string> | undefined {
+  if (value === undefined || value.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [id, url] of Object.entries(parsed)) {
+    if (!/^[a-z0-9]+$/.test(id) || typeof url !== 'string') return undefined;
+    try {
+      if (!['http:', 'https:'].includes(new URL(url).protocol)) return undefined;
+    } catch {
+      return undefined;
+    }
+    out[id] = url;
+  }
+  return out;
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** Express's forms of `trust proxy`; undefined when the text is none of them. */
@@ -390,6 +457,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     'COINGECKO_BASE_URL',
     'COINGECKO_API_KEY',
     'ETHERSCAN_API_KEY',
+    'EXCHANGE_API_URLS',
+    'EXCHANGE_GENERIC_IDS',
+    'EXCHANGE_RATE_LIMIT_MS',
     'TRUST_PROXY',
     'OTEL_EXPORTER_OTLP_ENDPOINT',
     'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
@@ -409,6 +479,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parseTrustProxy(config.TRUST_PROXY) === undefined) {
     problems.push(
       'TRUST_PROXY: must be empty, false, a number of proxy hops, or a comma-separated list of addresses, CIDR subnets, loopback, linklocal or uniquelocal',
+    );
+  }
+  if (parseExchangeApiUrls(config.EXCHANGE_API_URLS) === undefined) {
+    problems.push(
+      'EXCHANGE_API_URLS: must be a JSON object of lower-case ccxt exchange id to http(s) base URL, e.g. {"kraken":"http://127.0.0.1:8080"}',
     );
   }
   if (config.JWT_PRIVATE_KEYS) {

@@ -10,6 +10,7 @@ const PRICES: Record<string, string> = {
   'BTC 2024-02-01': '43000',
   'ETH 2024-03-01': '3400.5',
   'DOT 2024-04-01': '7.25',
+  'BTC 2024-04-02': '66000',
 };
 const priceOnDay = (symbol: string, date: string) => PRICES[`${symbol} ${date}`];
 const rows = (legs: ReturnType<typeof exchangeLegs>) =>
@@ -101,12 +102,34 @@ describe('exchangeLegs: what an exchange account’s history means for its ledge
         info: { type: 'staking' },
       },
       { id: 'L5', timestamp: at('2024-01-15T10:00:00Z'), type: 'trade', currency: 'BTC', amount: 0.1 },
+      // Kraken: deposits and withdrawals both come as `transaction`, told apart by its own type or the direction.
+      {
+        id: 'L7',
+        timestamp: at('2024-04-02T00:00:00Z'),
+        type: 'transaction',
+        currency: 'BTC',
+        amount: 0.25,
+        direction: 'out',
+        fee: { cost: 0.0001, currency: 'BTC' },
+        info: { type: 'withdrawal' },
+      },
+      {
+        id: 'L8',
+        timestamp: at('2024-04-03T00:00:00Z'),
+        type: 'transaction',
+        currency: 'ETH',
+        amount: 2,
+        direction: 'in',
+      },
     ];
     expect(rows(exchangeLegs([], ledger, priceOnDay))).toEqual([
       ['ledger:L2', 'deposit', 'BTC', '0.5', null, null],
       ['ledger:L3', 'withdrawal', 'ETH', '1', null, null],
       ['ledger:L3:fee', 'fee', 'ETH', '0.0035', '3400.5', null],
       ['ledger:L4', 'income', 'DOT', '1.5', '7.25', null],
+      ['ledger:L7', 'withdrawal', 'BTC', '0.25', null, null],
+      ['ledger:L7:fee', 'fee', 'BTC', '0.0001', '66000', null],
+      ['ledger:L8', 'deposit', 'ETH', '2', null, null],
     ]);
   });
 

@@ -83,6 +83,18 @@ export class UnpricedExchangeItemError extends Error {
   }
 }
 
+/**
+ * ccxt's unified type of a ledger entry, with the `transaction` some exchanges report for both
+ * deposits and withdrawals (Kraken) resolved by the exchange's own type or the entry's direction.
+ */
+function movementKind(entry: ExchangeLedgerEntry, subtype: string): string {
+  if (entry.type !== 'transaction') return entry.type;
+  if (subtype === 'deposit' || subtype === 'withdrawal') return subtype;
+  if (entry.direction === 'in') return 'deposit';
+  if (entry.direction === 'out') return 'withdrawal';
+  return entry.type;
+}
+
 /** Ledger types that are rewards (income at market value). */
 const REWARD_TYPES = new Set(['reward', 'staking', 'earn', 'rebate', 'airdrop']);
 
@@ -152,7 +164,8 @@ export function exchangeLegs(
     const amount = new ExactDecimal(entry.amount).abs();
     const occurredAt = new Date(entry.timestamp);
     const subtype = String(entry.info?.['type'] ?? '').toLowerCase();
-    const kind = REWARD_TYPES.has(entry.type) || REWARD_TYPES.has(subtype) ? 'reward' : entry.type;
+    const kind =
+      REWARD_TYPES.has(entry.type) || REWARD_TYPES.has(subtype) ? 'reward' : movementKind(entry, subtype);
     const fee = new ExactDecimal(entry.fee?.cost ?? 0);
     if (kind === 'deposit' || kind === 'withdrawal' || kind === 'reward') {
       if (amount.gt(0)) {

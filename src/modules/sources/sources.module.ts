@@ -21,6 +21,12 @@ import { CredentialsCipher } from './credentials/credentials-cipher.js';
 import { CsvConnector } from './csv/csv.connector.js';
 import { EthereumConnector } from './ethereum/ethereum.connector.js';
 import { EtherscanClient } from './ethereum/etherscan.client.js';
+import { checkGenericIds } from './exchange/ccxt-exchange.js';
+import {
+  EXCHANGE_REQUEST_TIMEOUT_MS,
+  EXCHANGE_SYNC_TIMEOUT_MS,
+  ExchangeConnector,
+} from './exchange/exchange.connector.js';
 import { HistoryWriter } from './refresh/history-writer.js';
 import { RefreshStateRepository } from './refresh/refresh-state.repository.js';
 import { RefreshScheduler } from './refresh/refresh.scheduler.js';
@@ -37,11 +43,11 @@ import { ImportFileService } from './exports/import-file.service.js';
     {
       provide: ConnectorRegistry,
       inject: [AppConfig, SandboxConnector, MARKET_PRICES],
-      useFactory: (
+      useFactory: async (
         config: AppConfig,
         sandbox: SandboxConnector,
         prices: MarketPricesPort,
-      ): ConnectorRegistry => {
+      ): Promise<ConnectorRegistry> => {
         const registry = new ConnectorRegistry();
         registry.register('csv', new CsvConnector());
         registry.register(
@@ -60,6 +66,19 @@ import { ImportFileService } from './exports/import-file.service.js';
             prices,
             { rpcUrl: config.ETHEREUM_RPC_URL },
           ),
+        );
+        const genericIds = config.exchangeGenericIds;
+        // Only an operator who allows generic exchanges pays for loading ccxt at start-up.
+        await checkGenericIds(genericIds);
+        registry.register(
+          'exchange',
+          new ExchangeConnector(prices, {
+            requestTimeoutMs: EXCHANGE_REQUEST_TIMEOUT_MS,
+            apiUrls: config.exchangeApiUrls,
+            rateLimitMs: config.EXCHANGE_RATE_LIMIT_MS,
+            genericIds,
+          }),
+          { timeoutMs: EXCHANGE_SYNC_TIMEOUT_MS },
         );
         // Synthetic data never reaches production.
         if (config.sandboxEnabled) registry.register('sandbox', sandbox);

@@ -16,12 +16,12 @@ import {
 import { CredentialsShape } from './admin-accounts.dto.js';
 
 const CREDENTIALS_DESCRIPTION =
-  'Read-only API credentials of an exchange account (e.g. apiKey, apiSecret, passphrase), for platforms linked with credentials. Checked with the source before the answer where it can; encrypted at rest (AES-256-GCM); never returned or logged.';
+  'Read-only API credentials of an exchange account, for platforms linked with credentials: `apiKey` and `secret` (or `apiSecret`), plus `password` (or `passphrase`; OKX) and `uid` where the exchange needs them; any other field is a 400. Checked with the source before the answer where it can; encrypted at rest (AES-256-GCM); never returned or logged.';
 
 export class LinkAccountDto {
   @ApiProperty({
     description:
-      'Platform of the account, lower-case: `bitcoin` (address or xpub), `ethereum` (address), or an exchange linked with credentials. An unknown platform is a 400 listing the known ones.',
+      'Platform of the account, lower-case: `bitcoin` (address or xpub), `ethereum` (address), or an exchange linked with read-only API credentials through ccxt: `coinbase`, `kraken`, `gemini`, `binanceus`, `bitstamp`, `okx`, and the ccxt exchange ids the operator allows (EXCHANGE_GENERIC_IDS). An unknown platform is a 400 listing the known ones.',
     example: 'bitcoin',
   })
   @IsString()

@@ -6,6 +6,7 @@
 import { BITCOIN_SOURCE } from '../bitcoin/bitcoin.source.js';
 import { CSV_SOURCE } from '../csv/csv.source.js';
 import { ETHEREUM_SOURCE } from '../ethereum/ethereum.source.js';
+import { EXCHANGE_SOURCE } from '../exchange/exchange.source.js';
 import { SANDBOX_SOURCE } from '../sandbox/sandbox.source.js';
 import type { SourceDescription } from './source-connector.js';
 
@@ -14,6 +15,7 @@ export const SOURCE_CATALOGUE: Readonly<Record<string, SourceDescription>> = {
   csv: CSV_SOURCE,
   bitcoin: BITCOIN_SOURCE,
   ethereum: ETHEREUM_SOURCE,
+  exchange: EXCHANGE_SOURCE,
 };
 
 /** Every option field of every source, with the source it belongs to, in catalogue order. */

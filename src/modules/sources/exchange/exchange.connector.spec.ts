@@ -1,0 +1,397 @@
+/**
+ * The exchange connector running ccxt's real Kraken class against a local fake Kraken that checks
+ * the request signatures: a full first sync over several pages, an incremental sync, balances,
+ * prices from the store, and every failure the refresh engine must tell apart (a refused key →
+ * reconnect, rate limits, timeouts and malformed answers → unavailable, old data kept).
+ */
+import {
+  FAKE_KRAKEN_KEY,
+  FAKE_KRAKEN_SECRET,
+  FakeKraken,
+  KRAKEN_BALANCES,
+  KRAKEN_LEDGER,
+  KRAKEN_TRADES,
+  krakenTrade as trade,
+} from '../../../../test/fakes/kraken-fake-server.js';
+import { DomainError } from '../../../common/errors/domain-error.js';
+import {
+  SourceAuthorizationError,
+  SourceUnavailableError,
+  type ConnectorRequest,
+  type SourceTransaction,
+} from '../connectors/source-connector.js';
+import { checkGenericIds, overrideApiUrls } from './ccxt-exchange.js';
+import { ExchangeConnector, INCREMENTAL_OVERLAP_MS } from './exchange.connector.js';
+import { NAMED_EXCHANGES } from './exchange.source.js';
+
+const PRICES: Record<string, string> = { 'BTC 2025-02-10': '95000', 'DOT 2025-02-15': '5' };
+const prices = {
+  asked: [] as string[],
+  pricesOnDate: async (symbols: readonly string[], date: string) => {
+    prices.asked.push(`${symbols.join(',')} ${date}`);
+    return new Map(
+      symbols.flatMap((symbol) =>
+        PRICES[`${symbol} ${date}`] ? [[symbol, PRICES[`${symbol} ${date}`]!] as const] : [],
+      ),
+    );
+  },
+};
+
+describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
+  const kraken = new FakeKraken();
+  let baseUrl: string;
+  beforeAll(async () => {
+    baseUrl = await kraken.start();
+  });
+  afterAll(() => kraken.stop());
+  beforeEach(() => {
+    kraken.trades = new Map(KRAKEN_TRADES);
+    kraken.ledger = new Map(KRAKEN_LEDGER);
+    kraken.balances = new Map(KRAKEN_BALANCES);
+    kraken.keys.set(FAKE_KRAKEN_KEY, FAKE_KRAKEN_SECRET);
+    kraken.pageSize = 2;
+    kraken.requests.length = 0;
+    kraken.faults.length = 0;
+    prices.asked.length = 0;
+  });
+
+  const connector = (requestTimeoutMs = 5_000) =>
+    new ExchangeConnector(prices, {
+      requestTimeoutMs,
+      apiUrls: { kraken: baseUrl },
+      rateLimitMs: 1,
+      genericIds: ['kucoin'],
+    });
+  const request = (
+    options: { lastSyncedAt?: Date | null; credentials?: Record<string, string>; signal?: AbortSignal } = {},
+  ): ConnectorRequest => ({
+    account: {
+      id: '00000000-0000-4000-8000-000000000001',
+      tenantId: '00000000-0000-4000-8000-000000000002',
+      platform: 'kraken',
+      identity: 'hh/kraken',
+      address: null,
+      chain: null,
+      createdOn: new Date('2025-01-01T00:00:00Z'),
+      lastSyncedAt: options.lastSyncedAt ?? null,
+      sourceOptions: { exchange: 'kraken' },
+    },
+    credentials: options.credentials ?? { apiKey: FAKE_KRAKEN_KEY, secret: FAKE_KRAKEN_SECRET },
+    now: new Date('2025-03-01T00:00:00Z'),
+    signal: options.signal ?? new AbortController().signal,
+  });
+  const collect = async (pages: AsyncIterable<readonly SourceTransaction[]>) => {
+    const all: SourceTransaction[] = [];
+    for await (const page of pages) all.push(...page);
+    return all.map((t) => [t.transactionId, t.direction, t.symbol, t.amount, t.priceUsd, t.feeUsd]);
+  };
+
+  it('a full first sync: every page of trades and ledger, USD fees, crypto fees and rewards priced, balances reported', async () => {
+    const result = await connector().fetch(request());
+    if (result.status !== 'ready') throw new Error('expected ready');
+    expect(result.mode).toBe('full');
+    expect(await collect(result.pages)).toEqual([
+      // The USD deposit and the ledger's own trade rows are left out (the trades cover them).
+      ['trade:TA1:BTC', 'buy', 'BTC', '0.1', '90000', '36'],
+      ['trade:TA2:ETH', 'buy', 'ETH', '2', '3000', '24'],
+      ['trade:TA3:BTC', 'sell', 'BTC', '0.04', '100000', '16'],
+      ['ledger:LA6', 'withdrawal', 'BTC', '0.02', null, null],
+      ['ledger:LA6:fee', 'fee', 'BTC', '0.0001', '95000', null],
+      ['ledger:LA2', 'deposit', 'BTC', '0.05', null, null],
+      ['ledger:LA7', 'income', 'DOT', '1.5', '5', null],
+    ]);
+    // 0.1 − 0.04 − 0.02 − 0.0001 + 0.05 = 0.0899 BTC: what Kraken reports; USD is not an asset.
+    expect(result.reportedBalances).toEqual(
+      new Map([
+        ['BTC', '0.0899'],
+        ['ETH', '2'],
+        ['DOT', '1.5'],
+      ]),
+    );
+    // Two rows a page: trades at offsets 0 and 2, the ledger's 7 rows at 0, 2, 4, 6.
+    const paged = kraken.requests.filter((r) => r.path !== '/0/private/BalanceEx');
+    expect(
+      paged.map((r) => `${r.path.split('/').pop()} ofs=${r.params['ofs']} start=${r.params['start'] ?? '-'}`),
+    ).toEqual([
+      'Ledgers ofs=0 start=-',
+      'Ledgers ofs=2 start=-',
+      'Ledgers ofs=4 start=-',
+      'Ledgers ofs=6 start=-',
+      'TradesHistory ofs=0 start=-',
+      'TradesHistory ofs=2 start=-',
+    ]);
+    expect(prices.asked.sort()).toEqual(['BTC 2025-02-10', 'DOT 2025-02-15']);
+  });
+
+  it('an incremental sync asks only from the last sync less a day, and says it is incremental', async () => {
+    const lastSyncedAt = new Date('2025-02-05T00:00:00Z');
+    kraken.trades.set(
+      ...trade('TA4', 'XETHXXBT', 'sell', '2025-02-20T08:00:00Z', '0.5', '0.03', '0.015', '0.00004'),
+    );
+    PRICES['BTC 2025-02-20'] = '96000';
+    try {
+      const result = await connector().fetch(request({ lastSyncedAt }));
+      if (result.status !== 'ready') throw new Error('expected ready');
+      expect(result.mode).toBe('incremental');
+      const start = String((lastSyncedAt.getTime() - INCREMENTAL_OVERLAP_MS) / 1000);
+      const paged = kraken.requests.filter((r) => r.path !== '/0/private/BalanceEx');
+      expect(paged.length).toBeGreaterThan(0);
+      expect(paged.every((r) => r.params['start'] === start)).toBe(true);
+      expect(await collect(result.pages)).toEqual([
+        ['ledger:LA6', 'withdrawal', 'BTC', '0.02', null, null],
+        ['ledger:LA6:fee', 'fee', 'BTC', '0.0001', '95000', null],
+        ['ledger:LA2', 'deposit', 'BTC', '0.05', null, null],
+        ['ledger:LA7', 'income', 'DOT', '1.5', '5', null],
+        // ETH sold for BTC: priced at the day's BTC price (0.03 × 96,000 = 2,880 a unit); the BTC
+        // received is a buy at the same price; the fee (in BTC, the quote) disposes of BTC.
+        ['trade:TA4:BTC', 'buy', 'BTC', '0.015', '96000', null],
+        ['trade:TA4:ETH', 'sell', 'ETH', '0.5', '2880', null],
+        ['trade:TA4:fee', 'fee', 'BTC', '0.00004', '96000', null],
+      ]);
+    } finally {
+      delete PRICES['BTC 2025-02-20'];
+    }
+  });
+
+  it('a crypto-for-crypto trade on a day without a stored price fails the sync, naming it', async () => {
+    kraken.trades.set(
+      ...trade('TA4', 'XETHXXBT', 'sell', '2025-02-20T08:00:00Z', '0.5', '0.03', '0.015', '0.00004'),
+    );
+    await expect(connector().fetch(request())).rejects.toThrow(
+      new SourceUnavailableError(
+        'No USD price for BTC on 2025-02-20 (item TA4); it is not guessed. The market history must cover it.',
+      ),
+    );
+  });
+
+  it('verifies credentials with a signed balance call; a revoked key is refused (reconnect)', async () => {
+    await expect(connector().verifyCredentials(request())).resolves.toBeUndefined();
+    expect(kraken.requests.map((r) => r.path)).toEqual(['/0/private/BalanceEx']);
+    kraken.keys.delete(FAKE_KRAKEN_KEY);
+    await expect(connector().verifyCredentials(request())).rejects.toBeInstanceOf(SourceAuthorizationError);
+    await expect(connector().fetch(request())).rejects.toThrow(
+      /kraken refused the API key \(AuthenticationError\)/,
+    );
+  });
+
+  it('a wrong secret fails the fake’s signature check: refused, and the secret is in no message', async () => {
+    const wrong = Buffer.alloc(64, 9).toString('base64');
+    const error = await connector()
+      .fetch(request({ credentials: { apiKey: FAKE_KRAKEN_KEY, apiSecret: wrong } }))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourceAuthorizationError);
+    expect(String((error as Error).message)).not.toContain(wrong);
+  });
+
+  it.each([
+    ['HTTP 429', { status: 429 }, /rate limiting/],
+    ['EAPI:Rate limit exceeded', { errors: ['EAPI:Rate limit exceeded'] }, /rate limiting/],
+    ['HTTP 503', { status: 503, body: 'Service Unavailable' }, /unreachable or failing/],
+    ['malformed JSON', { body: '{"error":[],"result":{"trades":' }, /not JSON|could not be read/],
+  ])('%s mid-sync: SourceUnavailableError (retried later, old data kept)', async (_case, fault, message) => {
+    kraken.fail({ path: /TradesHistory/, ...fault });
+    const error = await connector()
+      .fetch(request())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourceUnavailableError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('a request that hangs mid-sync times out: SourceUnavailableError', async () => {
+    kraken.fail({ path: /Ledgers/, hang: true });
+    const started = Date.now();
+    const error = await connector(400)
+      .fetch(request())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourceUnavailableError);
+    expect((error as Error).message).toMatch(/did not answer in time \(RequestTimeout\)/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('stops between requests once the engine gives up', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    await expect(connector().fetch(request({ signal: abort.signal }))).rejects.toThrow(/abandoned/);
+  });
+
+  it('describes the named platforms and the generic ones; maps platforms to ccxt ids; names a missing credential', () => {
+    const exchange = connector();
+    expect(exchange.describe().linking).toEqual({
+      platforms: ['coinbase', 'kraken', 'gemini', 'binanceus', 'bitstamp', 'okx', 'kucoin'],
+      accepts: ['credentials'],
+    });
+    expect(exchange.accountOptions({}, { accountId: 'a', platform: 'coinbase' })).toEqual({
+      exchange: 'coinbase',
+    });
+    expect(exchange.accountOptions({}, { accountId: 'a', platform: 'kucoin' })).toEqual({
+      exchange: 'kucoin',
+    });
+    const fields = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return [(error as DomainError).fieldErrors, (error as Error).message];
+      }
+      return null;
+    };
+    expect(
+      JSON.stringify(fields(() => exchange.accountOptions({}, { accountId: 'a', platform: 'nasdaq' }))),
+    ).toMatch(/platform/);
+    expect(JSON.stringify(fields(() => exchange.checkCredentials({ apiKey: 'k' })))).toMatch(
+      /credentials\.secret/,
+    );
+    expect(JSON.stringify(fields(() => exchange.checkCredentials({ secret: 's' })))).toMatch(
+      /credentials\.apiKey/,
+    );
+    expect(
+      JSON.stringify(fields(() => exchange.checkCredentials({ apiKey: 'k', secret: 's', pin: '1' }))),
+    ).toMatch(/credentials\.pin/);
+    expect(
+      fields(() => exchange.checkCredentials({ apiKey: 'k', apiSecret: 's', passphrase: 'p' })),
+    ).toBeNull();
+  });
+
+  it('an exchange that needs a passphrase (okx) without one is refused before any request', async () => {
+    const req = request();
+    const okx = { ...req, account: { ...req.account, platform: 'okx', sourceOptions: { exchange: 'okx' } } };
+    await expect(connector().verifyCredentials(okx)).rejects.toThrow(/okx needs credentials\.password/);
+  });
+
+  it('moves every API URL of an exchange to the override host, keeping paths', () => {
+    expect(
+      overrideApiUrls(
+        {
+          public: 'https://api.kraken.com',
+          sapi: 'https://api.binance.us/sapi/v1',
+          rest: 'https://{hostname}',
+          nested: { a: 'https://x.io/p' },
+        },
+        'http://127.0.0.1:9/',
+      ),
+    ).toEqual({
+      public: 'http://127.0.0.1:9',
+      sapi: 'http://127.0.0.1:9/sapi/v1',
+      rest: 'http://127.0.0.1:9',
+      nested: { a: 'http://127.0.0.1:9/p' },
+    });
+  });
+  describe('exchanges paged by time, and those that need a symbol (a stub exchange object)', () => {
+    /** A stand-in for a ccxt exchange: five trades, two a page from `since` on, a JSON answer each. */
+    const stub = (needsSymbol: boolean) => {
+      const times = [1, 2, 3, 4, 5].map((d) => Date.parse(`2025-01-0${d}T00:00:00Z`));
+      const exchange = {
+        id: 'gemini',
+        has: { fetchMyTrades: true },
+        last_json_response: undefined as unknown,
+        markets: {
+          'BTC/USD': { spot: true, base: 'BTC', quote: 'USD', symbol: 'BTC/USD' },
+          'DOGE/USD': { spot: true, base: 'DOGE', quote: 'USD', symbol: 'DOGE/USD' },
+        },
+        asked: [] as string[],
+        fetchMyTrades: async (symbol: string | undefined, since: number | undefined) => {
+          const { ArgumentsRequired } = await import('ccxt');
+          exchange.asked.push(
+            `${symbol ?? '*'} ${since === undefined ? '-' : new Date(since).toISOString()}`,
+          );
+          if (needsSymbol && symbol === undefined)
+            throw new ArgumentsRequired('gemini fetchMyTrades() requires a symbol');
+          exchange.last_json_response = [];
+          if (symbol === 'DOGE/USD') return [];
+          return times
+            .filter((t) => since === undefined || t >= since)
+            .slice(0, 2)
+            .map((t, i) => ({
+              id: `T${t}`,
+              timestamp: t,
+              symbol: 'BTC/USD',
+              side: 'buy',
+              amount: 0.1 + i,
+              price: 100,
+            }));
+        },
+      };
+      return exchange;
+    };
+    const trades = (exchange: ReturnType<typeof stub>, held: string[]) =>
+      (
+        connector() as unknown as {
+          trades(
+            e: unknown,
+            since: number | undefined,
+            s: AbortSignal,
+            held: Set<string>,
+          ): Promise<{ id: string }[]>;
+        }
+      ).trades(exchange, undefined, new AbortController().signal, new Set(held));
+
+    it('Bitstamp (ccxt drops `since` there) is paged by offset, 1,000 rows a page, until a short page', async () => {
+      const asked: string[] = [];
+      const exchange = {
+        id: 'bitstamp',
+        has: { fetchMyTrades: true },
+        last_json_response: undefined as unknown,
+        markets: {},
+        fetchMyTrades: async (
+          _symbol: unknown,
+          _since: unknown,
+          _limit: unknown,
+          params: Record<string, number>,
+        ) => {
+          asked.push(`offset=${params['offset']} limit=${params['limit']}`);
+          const rows = params['offset']! < 2000 ? 1000 : 3;
+          exchange.last_json_response = Array.from({ length: rows }, () => ({}));
+          return Array.from({ length: rows }, (_, i) => ({
+            id: `B${params['offset']! + i}`,
+            timestamp: Date.parse('2025-01-01T00:00:00Z') + params['offset']! + i,
+            symbol: 'BTC/USD',
+            side: 'buy',
+            amount: 1,
+            price: 1,
+          }));
+        },
+      };
+      const found = await trades(exchange as unknown as ReturnType<typeof stub>, []);
+      expect(found).toHaveLength(2003);
+      expect(asked).toEqual(['offset=0 limit=1000', 'offset=1000 limit=1000', 'offset=2000 limit=1000']);
+    });
+
+    it('a first sync starts at 2009-01-03 and moves `since` past each page until nothing newer comes', async () => {
+      const exchange = stub(false);
+      const found = await trades(exchange, []);
+      expect(found.map((t) => t.id)).toHaveLength(5);
+      expect(exchange.asked).toEqual([
+        '* 2009-01-03T00:00:00.000Z',
+        '* 2025-01-02T00:00:00.001Z',
+        '* 2025-01-04T00:00:00.001Z',
+        '* 2025-01-05T00:00:00.001Z',
+      ]);
+    });
+
+    it('an exchange that needs a symbol is asked per market of the currencies held or moved', async () => {
+      const exchange = stub(true);
+      const found = await trades(exchange, ['BTC']);
+      expect(found).toHaveLength(5);
+      expect(exchange.asked[0]).toBe('* 2009-01-03T00:00:00.000Z');
+      expect(exchange.asked.slice(1).every((a) => a.startsWith('BTC/USD '))).toBe(true);
+    });
+  });
+  it('the named exchanges are ccxt classes needing exactly the credentials the table says', async () => {
+    const ccxt = (await import('ccxt')) as unknown as Record<
+      string,
+      new () => { requiredCredentials: Record<string, boolean> }
+    >;
+    for (const [platform, { ccxtId, credentials }] of Object.entries(NAMED_EXCHANGES)) {
+      const required = Object.entries(new ccxt[ccxtId]!().requiredCredentials)
+        .filter(([, needed]) => needed)
+        .map(([field]) => field);
+      expect([platform, required.sort()]).toEqual([platform, [...credentials].sort()]);
+    }
+  });
+  it('EXCHANGE_GENERIC_IDS must name ccxt exchanges (checked at start-up)', async () => {
+    await expect(checkGenericIds([])).resolves.toBeUndefined();
+    await expect(checkGenericIds(['kucoin', 'bitfinex'])).resolves.toBeUndefined();
+    await expect(checkGenericIds(['kucoin', 'nasdaq'])).rejects.toThrow(
+      'EXCHANGE_GENERIC_IDS: nasdaq is not a ccxt exchange id.',
+    );
+  });
+});

@@ -1,0 +1,421 @@
+/**
+ * Exchange accounts through ccxt (issue 15 item 1; docs/sources.md "Exchanges (ccxt)"). One
+ * connector serves every exchange platform: the account's platform names the ccxt class (the
+ * named six, or a generic ccxt id the operator allowed), its decrypted read-only key signs the
+ * requests. A fetch reads:
+ *
+ * - trades (fetchMyTrades), for all symbols at once where the exchange allows it, else per
+ *   market of the currencies the account holds or moved;
+ * - the ledger (fetchLedger), or deposits and withdrawals where the exchange has no ledger;
+ * - balances (fetchBalance), reported to reconciliation.
+ *
+ * Pages: Kraken and Bitstamp by offset (OFFSET_PAGING), every other exchange by time (`since`
+ * moved past the last item). The first sync is `full`; later ones are `incremental` from the account's
+ * last successful sync less a day of overlap (items are upserted by id, so the overlap is free).
+ * What the items mean for the ledger is decided in src/domain/exchanges; non-USD quotes, crypto
+ * fees and rewards take the stored daily USD price, and an item without one fails the refresh
+ * naming it (the old data stays).
+ */
+import type { Exchange, LedgerEntry, Trade, Transaction } from 'ccxt';
+import { DomainError } from '../../../common/errors/domain-error.js';
+import type { MarketPricesPort } from '../../../common/ports/market-prices.port.js';
+import {
+  exchangeLegs,
+  FIAT_CURRENCIES,
+  UnpricedExchangeItemError,
+  type ExchangeLedgerEntry,
+  type ExchangeTrade,
+} from '../../../domain/exchanges/exchange-history.js';
+import { ExactDecimal } from '../../../domain/money/exact-decimal.js';
+import { canonicalDecimal } from '../../../domain/money/format.js';
+import {
+  singlePage,
+  SourceAuthorizationError,
+  SourceUnavailableError,
+  type ConnectorRequest,
+  type ConnectorResult,
+  type NewAccountContext,
+  type SourceConnector,
+  type SourceDescription,
+  type SourceTransaction,
+} from '../connectors/source-connector.js';
+import { EARLIEST_TRANSACTION } from '../connectors/source-transaction.rules.js';
+import { createExchange, loadCcxt, sourceError, type ExchangeClientOptions } from './ccxt-exchange.js';
+import { CREDENTIAL_ALIASES, EXCHANGE_SOURCE, NAMED_EXCHANGES } from './exchange.source.js';
+
+/** One request to an exchange gives up after this long (ccxt `timeout`). */
+export const EXCHANGE_REQUEST_TIMEOUT_MS = 30_000;
+/** The whole history of one exchange account (rate-limited pages) within this, or the refresh fails. */
+export const EXCHANGE_SYNC_TIMEOUT_MS = 300_000;
+/** An incremental sync starts this long before the last successful one (late-settling items). */
+export const INCREMENTAL_OVERLAP_MS = 24 * 3_600_000;
+/** Pages of one kind in one sync at most: a runaway pagination fails instead of looping. */
+const MAX_PAGES = 500;
+/** Markets asked one by one, at most, where the exchange needs a symbol for fetchMyTrades. */
+const MAX_SYMBOLS = 100;
+/** Quotes tried for each held currency where trades are fetched per market. */
+const PER_SYMBOL_QUOTES = ['USD', 'USDT', 'USDC', 'EUR', 'BTC', 'ETH'];
+
+/**
+ * Exchanges whose history ccxt cannot page by time, paged by offset instead: the request
+ * parameter, the page size asked (when the exchange takes one), and how many raw rows an answer
+ * held (and the total, where the exchange says it).
+ * - Kraken lists newest first, 50 a page, with `count`; `start` goes to the server.
+ * - Bitstamp's user_transactions ignores ccxt's `since` (ccxt filters the page it got): pages of
+ *   1,000 by `offset` until a short page.
+ */
+const OFFSET_PAGING: Readonly<
+  Record<string, { param: string; limit?: number; read: (json: unknown) => { rows: number; total?: number } }>
+> = {
+  kraken: {
+    param: 'ofs',
+    read: (json) => {
+      const result = ((json as { result?: Record<string, unknown> }).result ?? {}) as Record<string, unknown>;
+      return {
+        rows: Object.keys((result['trades'] ?? result['ledger'] ?? {}) as object).length,
+        total: Number(result['count'] ?? 0),
+      };
+    },
+  },
+  bitstamp: {
+    param: 'offset',
+    limit: 1000,
+    read: (json) => ({ rows: Array.isArray(json) ? json.length : 0 }),
+  },
+};
+
+export interface ExchangeConnectorOptions extends ExchangeClientOptions {
+  /** ccxt ids allowed beyond the named exchanges (EXCHANGE_GENERIC_IDS), as their own platforms. */
+  readonly genericIds?: readonly string[];
+}
+
+interface History {
+  trades: ExchangeTrade[];
+  ledger: ExchangeLedgerEntry[];
+  balances: Map<string, string>;
+}
+
+export class ExchangeConnector implements SourceConnector {
+  private readonly genericIds: readonly string[];
+
+  constructor(
+    private readonly prices: Pick<MarketPricesPort, 'pricesOnDate'>,
+    private readonly options: ExchangeConnectorOptions,
+  ) {
+    this.genericIds = (options.genericIds ?? []).filter((id) => !(id in NAMED_EXCHANGES));
+  }
+
+  describe(): SourceDescription {
+    return {
+      ...EXCHANGE_SOURCE,
+      linking: {
+        platforms: [...EXCHANGE_SOURCE.linking!.platforms, ...this.genericIds],
+        accepts: ['credentials'],
+      },
+    };
+  }
+
+  /** Checks the platform is an exchange this service reads; keeps the ccxt id it maps to. */
+  accountOptions(
+    _options: Readonly<Record<string, unknown>>,
+    account: NewAccountContext,
+  ): Record<string, unknown> {
+    return { exchange: this.ccxtIdOf(account.platform) };
+  }
+
+  /** The credentials the platform's exchange needs, by ccxt's names; names the first one missing. */
+  checkCredentials(credentials: Readonly<Record<string, string>>): void {
+    for (const key of Object.keys(credentials)) {
+      if (!(key in CREDENTIAL_ALIASES))
+        throw DomainError.validation(
+          'credentials',
+          `credentials.${key} is not an exchange credential; send ${Object.keys(CREDENTIAL_ALIASES).join(', ')}.`,
+        );
+    }
+    const normalized = normalizeCredentials(credentials);
+    if (!normalized['apiKey'])
+      throw DomainError.validation('credentials', 'credentials.apiKey is required (the read-only API key).');
+    if (!normalized['secret'])
+      throw DomainError.validation('credentials', 'credentials.secret (or apiSecret) is required.');
+  }
+
+  /** Asks the exchange for the balances with these keys: refused → SourceAuthorizationError. */
+  async verifyCredentials(request: ConnectorRequest): Promise<void> {
+    const { exchange, ccxtId } = await this.exchangeFor(request);
+    try {
+      await this.call(exchange, request.signal, () => exchange.fetchBalance());
+    } catch (error) {
+      throw await sourceError(error, ccxtId);
+    }
+  }
+
+  async fetch(request: ConnectorRequest): Promise<ConnectorResult> {
+    const { exchange, ccxtId } = await this.exchangeFor(request);
+    const last = request.account.lastSyncedAt;
+    const since = last ? last.getTime() - INCREMENTAL_OVERLAP_MS : undefined;
+    let history: History;
+    try {
+      history = await this.history(exchange, since, request.signal);
+    } catch (error) {
+      throw await sourceError(error, ccxtId);
+    }
+    return {
+      status: 'ready',
+      mode: since === undefined ? 'full' : 'incremental',
+      pages: singlePage(await this.priced(history)),
+      reportedBalances: history.balances,
+    };
+  }
+
+  private ccxtIdOf(platform: string): string {
+    const named = NAMED_EXCHANGES[platform];
+    if (named) return named.ccxtId;
+    if (this.genericIds.includes(platform)) return platform;
+    throw DomainError.validation(
+      'platform',
+      `platform must be one of the exchanges this service reads: ${this.describe().linking!.platforms.join(', ')}`,
+    );
+  }
+
+  private async exchangeFor(request: ConnectorRequest): Promise<{ exchange: Exchange; ccxtId: string }> {
+    const stored = request.account.sourceOptions?.['exchange'];
+    const ccxtId = typeof stored === 'string' ? stored : this.ccxtIdOf(request.account.platform);
+    const credentials = normalizeCredentials(request.credentials ?? {});
+    if (!credentials['apiKey'] || !credentials['secret'])
+      throw new SourceAuthorizationError(`The ${ccxtId} account has no API key stored; reconnect it.`);
+    const exchange = await createExchange(ccxtId, credentials, this.options);
+    // A generic exchange may need more than a key and a secret (ccxt's requiredCredentials).
+    const required = Object.entries(exchange.requiredCredentials ?? {})
+      .filter(([field, needed]) => needed && field in { apiKey: 1, secret: 1, password: 1, uid: 1 })
+      .map(([field]) => field);
+    const missing = required.find((field) => !credentials[field]);
+    if (missing)
+      throw new SourceAuthorizationError(
+        `${ccxtId} needs credentials.${missing} as well; reconnect with it.`,
+      );
+    return { exchange, ccxtId };
+  }
+
+  /**
+   * One ccxt call, after checking the engine has not given up, and with its JSON answer checked:
+   * a body that is not JSON leaves ccxt with nothing parsed (it would read as "no data").
+   */
+  private async call<T>(exchange: Exchange, signal: AbortSignal, run: () => Promise<T>): Promise<T> {
+    if (signal.aborted) throw new SourceUnavailableError('The refresh was abandoned (timeout).');
+    exchange.last_json_response = undefined;
+    const result = await run();
+    if (exchange.last_json_response === undefined || exchange.last_json_response === null)
+      throw new SourceUnavailableError(`${exchange.id} sent an answer that is not JSON.`);
+    return result;
+  }
+
+  private async history(
+    exchange: Exchange,
+    since: number | undefined,
+    signal: AbortSignal,
+  ): Promise<History> {
+    await this.call(exchange, signal, () => exchange.loadMarkets());
+    const balance = await this.call(exchange, signal, () => exchange.fetchBalance());
+    const balances = new Map<string, string>();
+    for (const [currency, total] of Object.entries(
+      (balance.total ?? {}) as unknown as Record<string, unknown>,
+    )) {
+      if (FIAT_CURRENCIES.has(currency) || total === undefined || total === null) continue;
+      const quantity = new ExactDecimal(String(total));
+      if (quantity.gt(0)) balances.set(currency, canonicalDecimal(quantity));
+    }
+    const ledger = await this.ledger(exchange, since, signal);
+    const held = new Set([...balances.keys(), ...ledger.map((entry) => entry.currency)]);
+    const trades = await this.trades(exchange, since, signal, held);
+    return { trades, ledger, balances };
+  }
+
+  private async trades(
+    exchange: Exchange,
+    since: number | undefined,
+    signal: AbortSignal,
+    held: ReadonlySet<string>,
+  ): Promise<ExchangeTrade[]> {
+    if (!exchange.has['fetchMyTrades']) return [];
+    const byId = new Map<string, ExchangeTrade>();
+    const add = (trades: Trade[]) => {
+      for (const trade of trades) {
+        if (trade.id === undefined || trade.timestamp === undefined || !trade.symbol) continue;
+        byId.set(trade.id, {
+          id: trade.id,
+          timestamp: trade.timestamp,
+          symbol: trade.symbol.split(':')[0]!,
+          side: trade.side as 'buy' | 'sell',
+          amount: String(trade.amount),
+          price: String(trade.price),
+          fee: trade.fee ? { cost: String(trade.fee.cost ?? 0), currency: trade.fee.currency } : null,
+        });
+      }
+    };
+    const ccxt = await loadCcxt();
+    try {
+      await this.paged(exchange, signal, since, 'trades', (from, params) =>
+        exchange.fetchMyTrades(undefined, from, undefined, params),
+      ).then(add);
+    } catch (error) {
+      if (!(error instanceof ccxt.ArgumentsRequired)) throw error;
+      // The exchange needs a symbol: ask each market of a currency the account holds or moved.
+      const symbols = Object.values(exchange.markets ?? {})
+        .filter((m) => m.spot && held.has(m.base) && PER_SYMBOL_QUOTES.includes(m.quote))
+        .map((m) => m.symbol)
+        .sort()
+        .slice(0, MAX_SYMBOLS);
+      for (const symbol of symbols) {
+        await this.paged(exchange, signal, since, 'trades', (from, params) =>
+          exchange.fetchMyTrades(symbol, from, undefined, params),
+        ).then(add);
+      }
+    }
+    return [...byId.values()];
+  }
+
+  private async ledger(
+    exchange: Exchange,
+    since: number | undefined,
+    signal: AbortSignal,
+  ): Promise<ExchangeLedgerEntry[]> {
+    const byId = new Map<string, ExchangeLedgerEntry>();
+    if (exchange.has['fetchLedger']) {
+      const entries: LedgerEntry[] = await this.paged(exchange, signal, since, 'ledger', (from, params) =>
+        exchange.fetchLedger(undefined, from, undefined, params),
+      );
+      for (const entry of entries) {
+        if (entry.id === undefined || entry.timestamp === undefined || !entry.currency) continue;
+        byId.set(entry.id, {
+          id: entry.id,
+          timestamp: entry.timestamp,
+          type: entry.type ?? '',
+          currency: entry.currency,
+          amount: String(entry.amount ?? 0),
+          direction: entry.direction as 'in' | 'out' | undefined,
+          fee: entry.fee ? { cost: String(entry.fee.cost ?? 0), currency: entry.fee.currency } : null,
+          info: entry.info as Record<string, unknown>,
+        });
+      }
+      return [...byId.values()];
+    }
+    const movements: Transaction[] = [];
+    if (exchange.has['fetchDeposits'])
+      movements.push(
+        ...(await this.paged(exchange, signal, since, 'deposits', (from) =>
+          exchange.fetchDeposits(undefined, from),
+        )),
+      );
+    if (exchange.has['fetchWithdrawals'])
+      movements.push(
+        ...(await this.paged(exchange, signal, since, 'withdrawals', (from) =>
+          exchange.fetchWithdrawals(undefined, from),
+        )),
+      );
+    if (
+      !exchange.has['fetchDeposits'] &&
+      !exchange.has['fetchWithdrawals'] &&
+      exchange.has['fetchDepositsWithdrawals']
+    )
+      movements.push(
+        ...(await this.paged(exchange, signal, since, 'movements', (from) =>
+          exchange.fetchDepositsWithdrawals(undefined, from),
+        )),
+      );
+    for (const movement of movements) {
+      if (movement.status !== 'ok' || movement.id === undefined || movement.timestamp === undefined) continue;
+      if (movement.type !== 'deposit' && movement.type !== 'withdrawal') continue;
+      const id = `${movement.type}:${movement.id}`;
+      byId.set(id, {
+        id,
+        timestamp: movement.timestamp,
+        type: movement.type,
+        currency: movement.currency ?? '',
+        amount: String(movement.amount ?? 0),
+        fee: movement.fee ? { cost: String(movement.fee.cost ?? 0), currency: movement.fee.currency } : null,
+      });
+    }
+    return [...byId.values()];
+  }
+
+  /**
+   * Every page of one kind of item. Kraken pages by offset: `ofs` grows by the rows of each
+   * answer until its `count`. Other exchanges page by time: `since` moves just past the newest
+   * item of the page until a page brings nothing newer.
+   */
+  private async paged<T extends { timestamp?: number | undefined }>(
+    exchange: Exchange,
+    signal: AbortSignal,
+    since: number | undefined,
+    kind: string,
+    page: (since: number | undefined, params: Record<string, unknown>) => Promise<T[]>,
+  ): Promise<T[]> {
+    const all: T[] = [];
+    const offsetPaging = OFFSET_PAGING[exchange.id];
+    if (offsetPaging) {
+      let offset = 0;
+      for (let n = 0; n < MAX_PAGES; n++) {
+        const params = {
+          [offsetPaging.param]: offset,
+          ...(offsetPaging.limit ? { limit: offsetPaging.limit } : {}),
+        };
+        const items = await this.call(exchange, signal, () => page(since, params));
+        const { rows, total } = offsetPaging.read(exchange.last_json_response);
+        all.push(...items);
+        offset += rows;
+        if (rows === 0 || (total !== undefined ? offset >= total : rows < (offsetPaging.limit ?? 1)))
+          return all;
+      }
+      throw new SourceUnavailableError(`${exchange.id} sent more than ${MAX_PAGES} pages of ${kind}.`);
+    }
+    // A first sync starts at the oldest possible time: without `since` many exchanges answer
+    // their newest page only, and moving forward from it would skip everything older.
+    let from = since ?? EARLIEST_TRANSACTION.getTime();
+    for (let n = 0; n < MAX_PAGES; n++) {
+      const items = await this.call(exchange, signal, () => page(from, {}));
+      const newest = Math.max(...items.map((item) => item.timestamp ?? Number.NEGATIVE_INFINITY));
+      all.push(...items);
+      if (items.length === 0 || !Number.isFinite(newest) || (from !== undefined && newest + 1 <= from))
+        return all;
+      from = newest + 1;
+    }
+    throw new SourceUnavailableError(`${exchange.id} sent more than ${MAX_PAGES} pages of ${kind}.`);
+  }
+
+  /**
+   * The ledger legs of the history with their USD prices: a first pass records which stored daily
+   * prices the mapping needs, they are read per day, and the second pass maps with them.
+   */
+  private async priced(history: History): Promise<SourceTransaction[]> {
+    const wanted = new Map<string, Set<string>>();
+    exchangeLegs(history.trades, history.ledger, (symbol, date) => {
+      if (!wanted.has(date)) wanted.set(date, new Set());
+      wanted.get(date)!.add(symbol);
+      return '1';
+    });
+    const known = new Map<string, string>();
+    for (const [date, symbols] of wanted) {
+      const found = await this.prices.pricesOnDate([...symbols], date);
+      for (const [symbol, price] of found) known.set(`${symbol} ${date}`, price);
+    }
+    try {
+      return exchangeLegs(history.trades, history.ledger, (symbol, date) =>
+        known.get(`${symbol} ${date}`),
+      ).map((leg) => ({ ...leg, transferId: null }));
+    } catch (error) {
+      if (error instanceof UnpricedExchangeItemError)
+        throw new SourceUnavailableError(`${error.message} The market history must cover it.`);
+      throw error;
+    }
+  }
+}
+
+/** Credentials under ccxt's names (apiSecret → secret, passphrase → password). */
+export function normalizeCredentials(credentials: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(credentials)) {
+    const name = CREDENTIAL_ALIASES[key];
+    if (name && typeof value === 'string' && value !== '') out[name] = value;
+  }
+  return out;
+}
