@@ -106,7 +106,8 @@ export class WebhookDeliveryWorker {
     try {
       url = await checkWebhookTarget(endpoint.url, this.config.isProduction);
     } catch (error) {
-      if (error instanceof WebhookUrlError) return { status: null, excerpt: null, error: `refused: ${error.message}` };
+      if (error instanceof WebhookUrlError)
+        return { status: null, excerpt: null, error: `refused: ${error.message}` };
       throw error;
     }
     const secrets = [await this.cipher.decrypt(endpoint.id, endpoint.secret_encrypted)];
@@ -131,10 +132,21 @@ export class WebhookDeliveryWorker {
     const deadline = new Date(delivery.created_at).getTime() + this.config.WEBHOOK_RETRY_HOURS * 3_600_000;
     const next = new Date(
       now.getTime() +
-        retryDelayMs(delivery.attempts, this.config.WEBHOOK_RETRY_BASE_MS, this.config.WEBHOOK_RETRY_MAX_DELAY_MS),
+        retryDelayMs(
+          delivery.attempts,
+          this.config.WEBHOOK_RETRY_BASE_MS,
+          this.config.WEBHOOK_RETRY_MAX_DELAY_MS,
+        ),
     );
     const giveUp = next.getTime() > deadline;
-    await this.repository.markAttemptFailed(delivery.id, this.owner, result.status, error, result.excerpt, giveUp ? null : next);
+    await this.repository.markAttemptFailed(
+      delivery.id,
+      this.owner,
+      result.status,
+      error,
+      result.excerpt,
+      giveUp ? null : next,
+    );
     const disabled = await this.repository.recordEndpointFailure(
       endpoint.id,
       now,
@@ -150,7 +162,12 @@ export class WebhookDeliveryWorker {
       );
     if (giveUp)
       this.logger.warn(
-        { deliveryId: delivery.id, endpointId: endpoint.id, tenantId: endpoint.tenant_id, attempts: delivery.attempts },
+        {
+          deliveryId: delivery.id,
+          endpointId: endpoint.id,
+          tenantId: endpoint.tenant_id,
+          attempts: delivery.attempts,
+        },
         'Webhook delivery failed for good after the retry window',
       );
     return giveUp ? 'failed' : 'retry';

@@ -31,16 +31,21 @@ export class WebhookSecretCipher {
     const cipher = createCipheriv('aes-256-gcm', await this.keyBytes(), iv);
     cipher.setAAD(Buffer.from(`webhook-endpoint:${endpointId}`));
     const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    return [VERSION, iv, cipher.getAuthTag(), ciphertext]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
   }
 
   async decrypt(endpointId: string, stored: string): Promise<string> {
     const [version, iv, tag, ciphertext] = stored.split('.');
-    if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new Error('Unreadable webhook secret');
+    if (version !== VERSION || !iv || !tag || ciphertext === undefined)
+      throw new Error('Unreadable webhook secret');
     const decipher = createDecipheriv('aes-256-gcm', await this.keyBytes(), Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(`webhook-endpoint:${endpointId}`));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
   }
 
   private keyBytes(): Promise<Buffer> {

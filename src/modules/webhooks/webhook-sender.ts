@@ -69,7 +69,11 @@ export function sendWebhook(
       done({ status: null, excerpt: null, error: `timeout after ${timeoutMs} ms` });
     }, timeoutMs);
     request.on('error', (error: Error & { code?: string }) =>
-      done({ status: null, excerpt: null, error: (error.code ? `${error.code}: ` : '') + error.message.slice(0, 300) }),
+      done({
+        status: null,
+        excerpt: null,
+        error: (error.code ? `${error.code}: ` : '') + error.message.slice(0, 300),
+      }),
     );
     request.end(body);
   });

@@ -77,7 +77,8 @@ export function parseWebhookUrl(raw: string, production: boolean): URL {
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new WebhookUrlError('url must be an http(s) URL.');
   if (production && url.protocol !== 'https:') throw new WebhookUrlError('url must use https.');
-  if (url.username || url.password) throw new WebhookUrlError('url must not contain a user name or password.');
+  if (url.username || url.password)
+    throw new WebhookUrlError('url must not contain a user name or password.');
   if (url.hash) throw new WebhookUrlError('url must not contain a fragment (#…).');
   return url;
 }

@@ -39,7 +39,9 @@ export class WebhookScheduler implements OnApplicationBootstrap, OnApplicationSh
     if (this.running || this.stopped) return;
     this.running = this.round()
       .catch((error: unknown) =>
-        this.logger.error(`Webhook delivery round failed: ${error instanceof Error ? error.message : String(error)}`),
+        this.logger.error(
+          `Webhook delivery round failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
       )
       .finally(() => (this.running = null));
   }
@@ -55,7 +57,8 @@ export class WebhookScheduler implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.registry.doesExist('interval', 'webhook-deliveries')) this.registry.deleteInterval('webhook-deliveries');
+    if (this.registry.doesExist('interval', 'webhook-deliveries'))
+      this.registry.deleteInterval('webhook-deliveries');
     await this.running;
   }
 }

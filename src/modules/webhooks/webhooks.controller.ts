@@ -45,16 +45,27 @@ export class WebhooksController {
     summary: 'Register a webhook endpoint',
     description: `Events of the caller’s tenant of the chosen types are POSTed to \`url\`, signed per Standard Webhooks (headers \`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`). The answer carries the signing \`secret\`: it is shown only here and on rotation. ${ADDITION}`,
   })
-  @ApiEnvelopedResponse(WebhookEndpointWithSecretDto, { status: 201, description: 'Envelope with the endpoint and its secret in `result`.' })
-  @ApiBadRequestResponse({ description: 'A field is invalid, named in `errors`: `url` (not http(s), or refused by the SSRF rule in production), `eventTypes` (empty or an unknown type), `description`.' })
-  async create(@CurrentClient() client: AuthenticatedClient, @Body() body: CreateWebhookDto): Promise<WebhookEndpointWithSecretDto> {
+  @ApiEnvelopedResponse(WebhookEndpointWithSecretDto, {
+    status: 201,
+    description: 'Envelope with the endpoint and its secret in `result`.',
+  })
+  @ApiBadRequestResponse({
+    description:
+      'A field is invalid, named in `errors`: `url` (not http(s), or refused by the SSRF rule in production), `eventTypes` (empty or an unknown type), `description`.',
+  })
+  async create(
+    @CurrentClient() client: AuthenticatedClient,
+    @Body() body: CreateWebhookDto,
+  ): Promise<WebhookEndpointWithSecretDto> {
     const { endpoint, secret } = await this.webhooks.create(client.tenantId, body);
     return { ...toEndpoint(endpoint, this.clock.now()), secret };
   }
 
   @Get()
   @ApiOperation({ summary: 'The tenant’s webhook endpoints', description: ADDITION })
-  @ApiEnvelopedResponse(WebhookEndpointListDto, { description: 'Envelope with `result.endpoints` (no secrets).' })
+  @ApiEnvelopedResponse(WebhookEndpointListDto, {
+    description: 'Envelope with `result.endpoints` (no secrets).',
+  })
   async list(@CurrentClient() client: AuthenticatedClient): Promise<WebhookEndpointListDto> {
     const now = this.clock.now();
     return { endpoints: (await this.webhooks.list(client.tenantId)).map((e) => toEndpoint(e, now)) };
@@ -62,10 +73,15 @@ export class WebhooksController {
 
   @Get(':id')
   @ApiOperation({ summary: 'One webhook endpoint', description: ADDITION })
-  @ApiEnvelopedResponse(WebhookEndpointDto, { description: 'Envelope with the endpoint in `result` (no secret).' })
+  @ApiEnvelopedResponse(WebhookEndpointDto, {
+    description: 'Envelope with the endpoint in `result` (no secret).',
+  })
   @ApiBadRequestResponse({ description: 'id is not a UUID.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  async get(@CurrentClient() client: AuthenticatedClient, @UuidParam('id') id: string): Promise<WebhookEndpointDto> {
+  async get(
+    @CurrentClient() client: AuthenticatedClient,
+    @UuidParam('id') id: string,
+  ): Promise<WebhookEndpointDto> {
     return toEndpoint(await this.webhooks.get(client.tenantId, id), this.clock.now());
   }
 
@@ -74,8 +90,13 @@ export class WebhooksController {
     summary: 'Change a webhook endpoint',
     description: `Any of \`url\`, \`eventTypes\`, \`description\`, \`status\`. \`status: enabled\` re-enables an endpoint the service disabled after continuous failures. ${ADDITION}`,
   })
-  @ApiEnvelopedResponse(WebhookEndpointDto, { description: 'Envelope with the changed endpoint in `result`.' })
-  @ApiBadRequestResponse({ description: 'id is not a UUID, or a field is invalid (named in `errors`: `url`, `eventTypes`, `status`, `description`).' })
+  @ApiEnvelopedResponse(WebhookEndpointDto, {
+    description: 'Envelope with the changed endpoint in `result`.',
+  })
+  @ApiBadRequestResponse({
+    description:
+      'id is not a UUID, or a field is invalid (named in `errors`: `url`, `eventTypes`, `status`, `description`).',
+  })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   async update(
     @CurrentClient() client: AuthenticatedClient,
@@ -93,7 +114,10 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a webhook endpoint', description: `Its pending deliveries are dropped with it. ${ADDITION}` })
+  @ApiOperation({
+    summary: 'Delete a webhook endpoint',
+    description: `Its pending deliveries are dropped with it. ${ADDITION}`,
+  })
   @ApiNoContentResponse({ description: 'Deleted; no body.' })
   @ApiBadRequestResponse({ description: 'id is not a UUID.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -107,10 +131,15 @@ export class WebhooksController {
     summary: 'Rotate the signing secret',
     description: `A new secret is returned (shown only here). The previous one keeps signing alongside it until \`previousSecretExpiresAt\` (24 hours by default): \`webhook-signature\` then carries both signatures. ${ADDITION}`,
   })
-  @ApiEnvelopedResponse(WebhookEndpointWithSecretDto, { description: 'Envelope with the endpoint and its new secret in `result`.' })
+  @ApiEnvelopedResponse(WebhookEndpointWithSecretDto, {
+    description: 'Envelope with the endpoint and its new secret in `result`.',
+  })
   @ApiBadRequestResponse({ description: 'id is not a UUID.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  async rotate(@CurrentClient() client: AuthenticatedClient, @UuidParam('id') id: string): Promise<WebhookEndpointWithSecretDto> {
+  async rotate(
+    @CurrentClient() client: AuthenticatedClient,
+    @UuidParam('id') id: string,
+  ): Promise<WebhookEndpointWithSecretDto> {
     const { endpoint, secret } = await this.webhooks.rotateSecret(client.tenantId, id);
     return { ...toEndpoint(endpoint, this.clock.now()), secret };
   }
@@ -121,17 +150,30 @@ export class WebhooksController {
     summary: 'Send a test event',
     description: `Queues a \`webhook.test\` event for this endpoint (whatever types it receives); it is delivered, signed and retried like any event. ${ADDITION}`,
   })
-  @ApiEnvelopedResponse(WebhookTestDto, { status: 202, description: 'Envelope with the queued event’s id in `result`.' })
+  @ApiEnvelopedResponse(WebhookTestDto, {
+    status: 202,
+    description: 'Envelope with the queued event’s id in `result`.',
+  })
   @ApiBadRequestResponse({ description: 'id is not a UUID.' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  async test(@CurrentClient() client: AuthenticatedClient, @UuidParam('id') id: string): Promise<WebhookTestDto> {
+  async test(
+    @CurrentClient() client: AuthenticatedClient,
+    @UuidParam('id') id: string,
+  ): Promise<WebhookTestDto> {
     return this.webhooks.sendTest(client.tenantId, id);
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ summary: 'Deliveries to an endpoint, newest first (cursor-paginated)', description: ADDITION })
-  @ApiEnvelopedResponse(WebhookDeliveryListDto, { description: 'Envelope with `result.deliveries` and `result.nextCursor`.' })
-  @ApiBadRequestResponse({ description: 'id is not a UUID, limit out of range, status unknown or cursor invalid.' })
+  @ApiOperation({
+    summary: 'Deliveries to an endpoint, newest first (cursor-paginated)',
+    description: ADDITION,
+  })
+  @ApiEnvelopedResponse(WebhookDeliveryListDto, {
+    description: 'Envelope with `result.deliveries` and `result.nextCursor`.',
+  })
+  @ApiBadRequestResponse({
+    description: 'id is not a UUID, limit out of range, status unknown or cursor invalid.',
+  })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   async deliveries(
     @CurrentClient() client: AuthenticatedClient,
@@ -148,7 +190,10 @@ export class WebhooksController {
     summary: 'Replay a delivery',
     description: `Sends the delivery’s event again, as a new delivery due now, with the same \`webhook-id\` (a receiver that deduplicates by it ignores it). ${ADDITION}`,
   })
-  @ApiEnvelopedResponse(WebhookDeliveryDto, { status: 202, description: 'Envelope with the new (pending) delivery in `result`.' })
+  @ApiEnvelopedResponse(WebhookDeliveryDto, {
+    status: 202,
+    description: 'Envelope with the new (pending) delivery in `result`.',
+  })
   @ApiBadRequestResponse({ description: 'id or deliveryId is not a UUID.' })
   @ApiNotFoundResponse({ description: 'Endpoint or delivery not found (or another tenant’s).' })
   async replay(

@@ -83,12 +83,33 @@ export class WebhooksRepository {
 
   // ---- endpoints ----
 
-  async insertEndpoint(row: Omit<EndpointRow, 'previous_secret_encrypted' | 'previous_secret_expires_at' | 'secret_rotated_at' | 'status' | 'disabled_reason' | 'disabled_at' | 'consecutive_failures' | 'failing_since'>): Promise<void> {
+  async insertEndpoint(
+    row: Omit<
+      EndpointRow,
+      | 'previous_secret_encrypted'
+      | 'previous_secret_expires_at'
+      | 'secret_rotated_at'
+      | 'status'
+      | 'disabled_reason'
+      | 'disabled_at'
+      | 'consecutive_failures'
+      | 'failing_since'
+    >,
+  ): Promise<void> {
     await runSql(
       this.m(),
       `INSERT INTO webhook_endpoint (id, tenant_id, url, description, event_types, secret_encrypted, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)`,
-      [row.id, row.tenant_id, row.url, row.description, JSON.stringify(row.event_types), row.secret_encrypted, row.created_at, row.updated_at],
+      [
+        row.id,
+        row.tenant_id,
+        row.url,
+        row.description,
+        JSON.stringify(row.event_types),
+        row.secret_encrypted,
+        row.created_at,
+        row.updated_at,
+      ],
     );
   }
 
@@ -110,7 +131,12 @@ export class WebhooksRepository {
     return rows.map(endpointFromRow);
   }
 
-  async updateEndpoint(tenantId: string, id: string, change: EndpointChange, now: Date): Promise<EndpointRow | null> {
+  async updateEndpoint(
+    tenantId: string,
+    id: string,
+    change: EndpointChange,
+    now: Date,
+  ): Promise<EndpointRow | null> {
     const sets: string[] = ['updated_at = $3'];
     const params: unknown[] = [tenantId, id, now];
     const add = (sql: string, value: unknown) => {
@@ -121,7 +147,9 @@ export class WebhooksRepository {
     if (change.description !== undefined) add('description = ?', change.description);
     if (change.eventTypes !== undefined) add('event_types = ?::jsonb', JSON.stringify(change.eventTypes));
     if (change.status === 'enabled')
-      sets.push(`status = 'enabled', disabled_reason = NULL, disabled_at = NULL, consecutive_failures = 0, failing_since = NULL`);
+      sets.push(
+        `status = 'enabled', disabled_reason = NULL, disabled_at = NULL, consecutive_failures = 0, failing_since = NULL`,
+      );
     if (change.status === 'disabled') {
       add(`status = 'disabled', disabled_reason = 'Disabled by the partner.', disabled_at = ?`, now);
     }
@@ -152,13 +180,19 @@ export class WebhooksRepository {
   }
 
   async deleteEndpoint(tenantId: string, id: string): Promise<boolean> {
-    const { affected } = await runSql(this.m(), 'DELETE FROM webhook_endpoint WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    const { affected } = await runSql(
+      this.m(),
+      'DELETE FROM webhook_endpoint WHERE tenant_id = $1 AND id = $2',
+      [tenantId, id],
+    );
     return affected > 0;
   }
 
   /** The worker's read of an endpoint it delivers to (any tenant: the delivery row names it). */
   async findEndpointAcrossTenants(id: string): Promise<EndpointRow | null> {
-    const { rows } = await runSql<EndpointRow>(this.m(), 'SELECT * FROM webhook_endpoint WHERE id = $1', [id]);
+    const { rows } = await runSql<EndpointRow>(this.m(), 'SELECT * FROM webhook_endpoint WHERE id = $1', [
+      id,
+    ]);
     return rows[0] ? endpointFromRow(rows[0]) : null;
   }
 
@@ -212,7 +246,15 @@ export class WebhooksRepository {
         manager,
         `INSERT INTO outbox_event (id, tenant_id, account_id, endpoint_id, type, body, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [event.id, event.tenantId, event.accountId, event.endpointId, event.type, event.body, event.createdAt],
+        [
+          event.id,
+          event.tenantId,
+          event.accountId,
+          event.endpointId,
+          event.type,
+          event.body,
+          event.createdAt,
+        ],
       );
   }
 
@@ -245,7 +287,10 @@ export class WebhooksRepository {
          ON CONFLICT DO NOTHING`,
         [seqs, now],
       );
-      await runSql(manager, 'UPDATE outbox_event SET dispatched_at = $2 WHERE seq = ANY($1::bigint[])', [seqs, now]);
+      await runSql(manager, 'UPDATE outbox_event SET dispatched_at = $2 WHERE seq = ANY($1::bigint[])', [
+        seqs,
+        now,
+      ]);
       return { events: rows.length, deliveries: inserted.affected };
     });
   }
@@ -268,7 +313,12 @@ export class WebhooksRepository {
    * pending delivery of the same account to the same endpoint (order per account). Leased to
    * `owner` until `leaseUntil`, the attempt counted. SKIP LOCKED: N instances claim disjoint rows.
    */
-  async claimDueAcrossTenants(now: Date, owner: string, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
+  async claimDueAcrossTenants(
+    now: Date,
+    owner: string,
+    leaseUntil: Date,
+    limit: number,
+  ): Promise<DeliveryRow[]> {
     const { rows } = await runSql<DeliveryRow>(
       this.m(),
       `UPDATE webhook_delivery d SET lease_until = $2, lease_owner = $3, attempts = d.attempts + 1, last_attempt_at = $1
@@ -290,7 +340,13 @@ export class WebhooksRepository {
     return rows.map(deliveryFromRow).sort((a, b) => Number(a.seq) - Number(b.seq));
   }
 
-  async markDelivered(id: string, owner: string, now: Date, status: number, excerpt: string | null): Promise<void> {
+  async markDelivered(
+    id: string,
+    owner: string,
+    now: Date,
+    status: number,
+    excerpt: string | null,
+  ): Promise<void> {
     await runSql(
       this.m(),
       `UPDATE webhook_delivery SET status = 'delivered', delivered_at = $3, last_status_code = $4,
@@ -314,7 +370,15 @@ export class WebhooksRepository {
       `UPDATE webhook_delivery SET status = $6, last_status_code = $3, last_error = $4, response_excerpt = $5,
          next_attempt_at = $7, lease_until = NULL, lease_owner = NULL
        WHERE id = $1 AND lease_owner = $2`,
-      [id, owner, statusCode, error.slice(0, 500), excerpt, nextAttemptAt === null ? 'failed' : 'pending', nextAttemptAt],
+      [
+        id,
+        owner,
+        statusCode,
+        error.slice(0, 500),
+        excerpt,
+        nextAttemptAt === null ? 'failed' : 'pending',
+        nextAttemptAt,
+      ],
     );
   }
 
@@ -362,7 +426,17 @@ export class WebhooksRepository {
       this.m(),
       `INSERT INTO webhook_delivery (id, endpoint_id, tenant_id, event_id, event_type, account_id, body, replay_of, status, attempts, next_attempt_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 0, $9, $9) RETURNING *`,
-      [id, original.endpoint_id, original.tenant_id, original.event_id, original.event_type, original.account_id, original.body, original.replay_of ?? original.id, now],
+      [
+        id,
+        original.endpoint_id,
+        original.tenant_id,
+        original.event_id,
+        original.event_type,
+        original.account_id,
+        original.body,
+        original.replay_of ?? original.id,
+        now,
+      ],
     );
     return deliveryFromRow(rows[0]!);
   }
@@ -371,7 +445,8 @@ export class WebhooksRepository {
 function endpointFromRow(row: EndpointRow): EndpointRow {
   return {
     ...row,
-    event_types: typeof row.event_types === 'string' ? (JSON.parse(row.event_types) as string[]) : row.event_types,
+    event_types:
+      typeof row.event_types === 'string' ? (JSON.parse(row.event_types) as string[]) : row.event_types,
     consecutive_failures: Number(row.consecutive_failures),
   };
 }

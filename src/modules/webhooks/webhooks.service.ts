@@ -36,7 +36,10 @@ export interface DeliveryPage {
 }
 
 const isSeqCursor = (value: unknown): value is { s: string } =>
-  typeof value === 'object' && value !== null && typeof (value as { s: unknown }).s === 'string' && /^\d{1,19}$/.test((value as { s: string }).s);
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { s: unknown }).s === 'string' &&
+  /^\d{1,19}$/.test((value as { s: string }).s);
 
 @Injectable()
 export class WebhooksService {
@@ -129,13 +132,23 @@ export class WebhooksService {
   ): Promise<DeliveryPage> {
     await this.get(tenantId, endpointId);
     const binding = `${tenantId}:${endpointId}:${status ?? '*'}`;
-    const position = cursor ? await this.cursors.decode(binding, 'webhook-deliveries', cursor, isSeqCursor) : null;
-    const rows = await this.repository.listDeliveries(tenantId, endpointId, position?.s ?? null, limit + 1, status ?? null);
+    const position = cursor
+      ? await this.cursors.decode(binding, 'webhook-deliveries', cursor, isSeqCursor)
+      : null;
+    const rows = await this.repository.listDeliveries(
+      tenantId,
+      endpointId,
+      position?.s ?? null,
+      limit + 1,
+      status ?? null,
+    );
     const more = rows.length > limit;
     const page = more ? rows.slice(0, limit) : rows;
     return {
       deliveries: page,
-      nextCursor: more ? await this.cursors.encode(binding, 'webhook-deliveries', { s: page[page.length - 1]!.seq }) : null,
+      nextCursor: more
+        ? await this.cursors.encode(binding, 'webhook-deliveries', { s: page[page.length - 1]!.seq })
+        : null,
     };
   }
 
@@ -165,6 +178,7 @@ function checkEventTypes(types: readonly string[]): string[] {
       'eventTypes',
       `Unknown event type(s): ${unknown.join(', ')}. Known: ${ACCOUNT_EVENT_TYPES.join(', ')}.`,
     );
-  if (types.length === 0) throw DomainError.validation('eventTypes', 'eventTypes must name at least one event type.');
+  if (types.length === 0)
+    throw DomainError.validation('eventTypes', 'eventTypes must name at least one event type.');
   return [...new Set(types)];
 }

@@ -30,7 +30,11 @@ export function balanceChanges(before: Snapshot | undefined, after: Snapshot): A
   for (const symbol of symbols) {
     const a = old.get(symbol) ?? ZERO;
     const b = now.get(symbol) ?? ZERO;
-    if (a.quantity === b.quantity && a.costBasisUsd === b.costBasisUsd && a.realizedGainUsd === b.realizedGainUsd)
+    if (
+      a.quantity === b.quantity &&
+      a.costBasisUsd === b.costBasisUsd &&
+      a.realizedGainUsd === b.realizedGainUsd
+    )
       continue;
     changes.push({
       symbol,

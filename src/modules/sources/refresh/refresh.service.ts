@@ -296,7 +296,9 @@ export class RefreshService {
     // Consecutive failures set the backoff (per source: exponential, capped, with jitter). An
     // expired authorization is not retried at all, so it does not count.
     const failures = authorization ? account.refreshFailures : account.refreshFailures + 1;
-    const nextRefreshAt = authorization ? null : this.schedules.nextAfterFailure(account.source, failures, now);
+    const nextRefreshAt = authorization
+      ? null
+      : this.schedules.nextAfterFailure(account.source, failures, now);
     // The state and its event in one transaction (the outbox): never one without the other.
     await this.writer.writeState(
       account.tenantId,

@@ -63,7 +63,12 @@ export class UpdateWebhookDto {
   @IsString({ each: true })
   eventTypes?: string[];
 
-  @ApiPropertyOptional({ description: 'A note for the partner’s own use; null removes it.', maxLength: 500, nullable: true, type: String })
+  @ApiPropertyOptional({
+    description: 'A note for the partner’s own use; null removes it.',
+    maxLength: 500,
+    nullable: true,
+    type: String,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(500)
@@ -100,7 +105,10 @@ export class DeliveriesQueryDto {
   @MaxLength(1000)
   cursor?: string;
 
-  @ApiPropertyOptional({ enum: ['pending', 'delivered', 'failed'], description: 'Only deliveries in this state.' })
+  @ApiPropertyOptional({
+    enum: ['pending', 'delivered', 'failed'],
+    description: 'Only deliveries in this state.',
+  })
   @IsOptional()
   @IsIn(['pending', 'delivered', 'failed'])
   status?: 'pending' | 'delivered' | 'failed';
@@ -121,18 +129,29 @@ export class WebhookEndpointDto {
 
   @ApiProperty({
     enum: ['enabled', 'disabled'],
-    description: '`disabled`: by the partner, or by the service after continuous failures (see `disabledReason`).',
+    description:
+      '`disabled`: by the partner, or by the service after continuous failures (see `disabledReason`).',
   })
   status: 'enabled' | 'disabled';
 
-  @ApiProperty({ description: 'Why the endpoint is disabled; null when enabled.', nullable: true, type: String })
+  @ApiProperty({
+    description: 'Why the endpoint is disabled; null when enabled.',
+    nullable: true,
+    type: String,
+  })
   disabledReason: string | null;
 
-  @ApiProperty({ description: 'When it was disabled (ISO 8601); null when enabled.', nullable: true, type: String, format: 'date-time' })
+  @ApiProperty({
+    description: 'When it was disabled (ISO 8601); null when enabled.',
+    nullable: true,
+    type: String,
+    format: 'date-time',
+  })
   disabledAt: string | null;
 
   @ApiProperty({
-    description: 'Until when the previous secret still signs alongside the current one after a rotation (ISO 8601); null outside an overlap.',
+    description:
+      'Until when the previous secret still signs alongside the current one after a rotation (ISO 8601); null outside an overlap.',
     nullable: true,
     type: String,
     format: 'date-time',
@@ -161,7 +180,10 @@ export class WebhookEndpointListDto {
 }
 
 export class WebhookTestDto {
-  @ApiProperty({ description: 'The `webhook.test` event queued for the endpoint (its `webhook-id`).', format: 'uuid' })
+  @ApiProperty({
+    description: 'The `webhook.test` event queued for the endpoint (its `webhook-id`).',
+    format: 'uuid',
+  })
   eventId: string;
 }
 
@@ -169,43 +191,84 @@ export class WebhookDeliveryDto {
   @ApiProperty({ description: 'Delivery id.', format: 'uuid' })
   id: string;
 
-  @ApiProperty({ description: 'The event (`webhook-id` header; the same on every retry and replay).', format: 'uuid' })
+  @ApiProperty({
+    description: 'The event (`webhook-id` header; the same on every retry and replay).',
+    format: 'uuid',
+  })
   eventId: string;
 
   @ApiProperty({ description: 'The event type.', example: 'account.synced' })
   eventType: string;
 
-  @ApiProperty({ description: 'The account the event is about; null for `webhook.test`.', nullable: true, type: String, format: 'uuid' })
+  @ApiProperty({
+    description: 'The account the event is about; null for `webhook.test`.',
+    nullable: true,
+    type: String,
+    format: 'uuid',
+  })
   accountId: string | null;
 
   @ApiProperty({
     enum: ['pending', 'delivered', 'failed'],
-    description: '`pending` (due or waiting for a retry), `delivered` (a 2xx came back), `failed` (retried for 24 h without success).',
+    description:
+      '`pending` (due or waiting for a retry), `delivered` (a 2xx came back), `failed` (retried for 24 h without success).',
   })
   status: 'pending' | 'delivered' | 'failed';
 
   @ApiProperty({ type: 'integer', description: 'Attempts made so far.' })
   attempts: number;
 
-  @ApiProperty({ description: 'When the next attempt is due (ISO 8601); null unless pending.', nullable: true, type: String, format: 'date-time' })
+  @ApiProperty({
+    description: 'When the next attempt is due (ISO 8601); null unless pending.',
+    nullable: true,
+    type: String,
+    format: 'date-time',
+  })
   nextAttemptAt: string | null;
 
-  @ApiProperty({ description: 'The last attempt (ISO 8601).', nullable: true, type: String, format: 'date-time' })
+  @ApiProperty({
+    description: 'The last attempt (ISO 8601).',
+    nullable: true,
+    type: String,
+    format: 'date-time',
+  })
   lastAttemptAt: string | null;
 
-  @ApiProperty({ type: 'integer', description: 'HTTP status of the last answer; null when none came (timeout, refused).', nullable: true })
+  @ApiProperty({
+    type: 'integer',
+    description: 'HTTP status of the last answer; null when none came (timeout, refused).',
+    nullable: true,
+  })
   lastStatusCode: number | null;
 
-  @ApiProperty({ description: 'Why the last attempt failed (e.g. `HTTP 500`, `timeout after 10000 ms`).', nullable: true, type: String })
+  @ApiProperty({
+    description: 'Why the last attempt failed (e.g. `HTTP 500`, `timeout after 10000 ms`).',
+    nullable: true,
+    type: String,
+  })
   lastError: string | null;
 
-  @ApiProperty({ description: 'The first 200 characters of the last answer’s body, at most.', nullable: true, type: String })
+  @ApiProperty({
+    description: 'The first 200 characters of the last answer’s body, at most.',
+    nullable: true,
+    type: String,
+  })
   responseExcerpt: string | null;
 
-  @ApiProperty({ description: 'When it was delivered (ISO 8601).', nullable: true, type: String, format: 'date-time' })
+  @ApiProperty({
+    description: 'When it was delivered (ISO 8601).',
+    nullable: true,
+    type: String,
+    format: 'date-time',
+  })
   deliveredAt: string | null;
 
-  @ApiProperty({ description: 'The delivery this one replays; null for an original delivery.', nullable: true, type: String, format: 'uuid' })
+  @ApiProperty({
+    description: 'The delivery this one replays; null for an original delivery.',
+    nullable: true,
+    type: String,
+    format: 'uuid',
+  })
   replayOf: string | null;
 
   @ApiProperty({ description: 'Created (ISO 8601).', format: 'date-time' })
@@ -216,6 +279,10 @@ export class WebhookDeliveryListDto {
   @ApiProperty({ description: 'Deliveries, newest first.', type: [WebhookDeliveryDto] })
   deliveries: WebhookDeliveryDto[];
 
-  @ApiProperty({ description: 'Cursor of the next page; null on the last page.', nullable: true, type: String })
+  @ApiProperty({
+    description: 'Cursor of the next page; null on the last page.',
+    nullable: true,
+    type: String,
+  })
   nextCursor: string | null;
 }
