@@ -21,7 +21,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../src/common/clock/clock.js';
-import { WebhookDeliveryWorker, isPrivateAddress, checkWebhookTarget } from '../src/modules/webhooks/index.js';
+import {
+  WebhookDeliveryWorker,
+  isPrivateAddress,
+  checkWebhookTarget,
+} from '../src/modules/webhooks/index.js';
 import { bearer } from './factories/accounts.factory.js';
 import { freeFixedPort, startService, tempDataDir, type ServiceProcess } from './support/process.js';
 import { createTestSchema, SANDBOX, startTestApp, usingPostgres, type TestApp } from './support/test-app.js';
@@ -49,7 +53,13 @@ class Receiver {
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const parsed = JSON.parse(body) as { type: string };
-        this.received.push({ id: String(req.headers['webhook-id']), type: parsed.type, body, headers: req.headers, at: Date.now() });
+        this.received.push({
+          id: String(req.headers['webhook-id']),
+          type: parsed.type,
+          body,
+          headers: req.headers,
+          at: Date.now(),
+        });
         if (this.mode === '500') {
           res.writeHead(500, { 'content-type': 'text/plain' });
           res.end(`receiver broken ${'x'.repeat(1_000)}`);
@@ -168,7 +178,12 @@ describe('webhooks (e2e)', () => {
         .send({ url: receiver.url, eventTypes: ['account.synced'], description: 'books' })
         .expect(201);
       const endpoint = created.body.result;
-      expect(endpoint).toMatchObject({ url: receiver.url, eventTypes: ['account.synced'], status: 'enabled', description: 'books' });
+      expect(endpoint).toMatchObject({
+        url: receiver.url,
+        eventTypes: ['account.synced'],
+        status: 'enabled',
+        description: 'books',
+      });
       expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       const list = await api().get('/v1/api/webhooks').set(bearer(partner)).expect(200);
       const listed = list.body.result.endpoints.find((e: { id: string }) => e.id === endpoint.id);
@@ -181,7 +196,10 @@ describe('webhooks (e2e)', () => {
         .set(bearer(partner))
         .send({ eventTypes: ['account.synced', 'account.linked'], description: null })
         .expect(200);
-      expect(patched.body.result).toMatchObject({ eventTypes: ['account.synced', 'account.linked'], description: null });
+      expect(patched.body.result).toMatchObject({
+        eventTypes: ['account.synced', 'account.linked'],
+        description: null,
+      });
       await api().delete(`/v1/api/webhooks/${endpoint.id}`).set(bearer(partner)).expect(204);
       await api().get(`/v1/api/webhooks/${endpoint.id}`).set(bearer(partner)).expect(404);
     });
@@ -198,10 +216,16 @@ describe('webhooks (e2e)', () => {
       for (const [body, field] of cases) {
         const res = await api().post('/v1/api/webhooks').set(bearer(partner)).send(body);
         expect(res.status).toBe(400);
-        expect([field, Object.keys(res.body.responseException.exceptionMessage.errors)]).toEqual([field, [field]]);
+        expect([field, Object.keys(res.body.responseException.exceptionMessage.errors)]).toEqual([
+          field,
+          [field],
+        ]);
       }
       const { id } = await register(['account.synced']);
-      const res = await api().patch(`/v1/api/webhooks/${id}`).set(bearer(partner)).send({ eventTypes: ['nope'] });
+      const res = await api()
+        .patch(`/v1/api/webhooks/${id}`)
+        .set(bearer(partner))
+        .send({ eventTypes: ['nope'] });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.responseException.exceptionMessage.errors)).toEqual(['eventTypes']);
       await api().delete(`/v1/api/webhooks/${id}`).set(bearer(partner)).expect(204);
@@ -211,7 +235,11 @@ describe('webhooks (e2e)', () => {
       const { id } = await register(['account.synced']);
       const d = '00000000-0000-4000-8000-000000000000';
       await api().get(`/v1/api/webhooks/${id}`).set(bearer(partnerB)).expect(404);
-      await api().patch(`/v1/api/webhooks/${id}`).set(bearer(partnerB)).send({ description: 'x' }).expect(404);
+      await api()
+        .patch(`/v1/api/webhooks/${id}`)
+        .set(bearer(partnerB))
+        .send({ description: 'x' })
+        .expect(404);
       await api().post(`/v1/api/webhooks/${id}/rotate-secret`).set(bearer(partnerB)).expect(404);
       await api().post(`/v1/api/webhooks/${id}/test`).set(bearer(partnerB)).expect(404);
       await api().get(`/v1/api/webhooks/${id}/deliveries`).set(bearer(partnerB)).expect(404);
@@ -224,7 +252,20 @@ describe('webhooks (e2e)', () => {
     });
 
     it('refuses private, loopback and link-local targets in production (SSRF), and http', async () => {
-      for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe'])
+      for (const address of [
+        '127.0.0.1',
+        '10.1.2.3',
+        '172.20.0.1',
+        '192.168.1.1',
+        '169.254.169.254',
+        '100.64.0.1',
+        '0.0.0.0',
+        '::1',
+        'fe80::1',
+        'fd00::1',
+        '::ffff:127.0.0.1',
+        '::ffff:a9fe:a9fe',
+      ])
         expect([address, isPrivateAddress(address)]).toEqual([address, true]);
       for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111'])
         expect([address, isPrivateAddress(address)]).toEqual([address, false]);
@@ -248,13 +289,23 @@ describe('webhooks (e2e)', () => {
       const created = await api()
         .post('/admin/accounts')
         .set(bearer(admin))
-        .send({ tenant: 'sandbox', platform: 'coinbase', identity: `hooks-${Date.now()}`, source: 'sandbox', credentials: { apiKey: 'key-123', apiSecret: 'very-secret-value' } });
+        .send({
+          tenant: 'sandbox',
+          platform: 'coinbase',
+          identity: `hooks-${Date.now()}`,
+          source: 'sandbox',
+          credentials: { apiKey: 'key-123', apiSecret: 'very-secret-value' },
+        });
       expect(created.status).toBe(201);
       const accountId = created.body.accountId as string;
-      const refreshed = await api().post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin));
+      const refreshed = await api()
+        .post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`)
+        .set(bearer(admin));
       expect(refreshed.status).toBe(200);
       await drain();
-      const mine = receiver.received.filter((r) => (JSON.parse(r.body) as { data: { accountId?: string } }).data.accountId === accountId);
+      const mine = receiver.received.filter(
+        (r) => (JSON.parse(r.body) as { data: { accountId?: string } }).data.accountId === accountId,
+      );
       const types = mine.map((r) => r.type);
       expect(types.slice(0, 2)).toEqual(['account.linked', 'account.synced']);
       expect(types).toContain('transactions.updated');
@@ -271,13 +322,17 @@ describe('webhooks (e2e)', () => {
       });
       const list = await deliveries(endpoint.id);
       expect(list.filter((d) => d.accountId === accountId).every((d) => d.status === 'delivered')).toBe(true);
-      figures.push(`sandbox sync: events ${mine.length}, delivered ${mine.length}, duplicates ${mine.length - new Set(mine.map((r) => r.id)).size}, lost 0`);
+      figures.push(
+        `sandbox sync: events ${mine.length}, delivered ${mine.length}, duplicates ${mine.length - new Set(mine.map((r) => r.id)).size}, lost 0`,
+      );
 
       // A second sync with nothing new: account.synced only.
       receiver.received = [];
       await api().post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200);
       await drain();
-      expect(receiver.received.filter((r) => r.body.includes(accountId)).map((r) => r.type)).toEqual(['account.synced']);
+      expect(receiver.received.filter((r) => r.body.includes(accountId)).map((r) => r.type)).toEqual([
+        'account.synced',
+      ]);
 
       // Unlink: account.unlinked.
       receiver.received = [];
@@ -294,7 +349,14 @@ describe('webhooks (e2e)', () => {
         const res = await api()
           .post('/admin/accounts')
           .set(bearer(admin))
-          .send({ tenant: 'sandbox', platform: 'coinbase', identity: `hooks-${sandboxProfile}-${Date.now()}`, source: 'sandbox', sandboxProfile, credentials: { apiKey: 'key-123', apiSecret: 'very-secret-value' } });
+          .send({
+            tenant: 'sandbox',
+            platform: 'coinbase',
+            identity: `hooks-${sandboxProfile}-${Date.now()}`,
+            source: 'sandbox',
+            sandboxProfile,
+            credentials: { apiKey: 'key-123', apiSecret: 'very-secret-value' },
+          });
         expect(res.status).toBe(201);
         return res.body.accountId as string;
       };
@@ -306,12 +368,25 @@ describe('webhooks (e2e)', () => {
       await drain();
       const of = (id: string) => receiver.received.filter((r) => r.body.includes(id));
       const failed = of(outage).find((r) => r.type === 'account.sync_failed');
-      expect(of(outage).map((r) => r.type).slice(0, 2)).toEqual(['account.linked', 'account.synced']);
-      expect(JSON.parse(failed!.body).data).toMatchObject({ accountId: outage, syncStatus: 'error', consecutiveFailures: 1 });
+      expect(
+        of(outage)
+          .map((r) => r.type)
+          .slice(0, 2),
+      ).toEqual(['account.linked', 'account.synced']);
+      expect(JSON.parse(failed!.body).data).toMatchObject({
+        accountId: outage,
+        syncStatus: 'error',
+        consecutiveFailures: 1,
+      });
       const reconnect = of(expired).find((r) => r.type === 'account.reconnect_required');
-      expect(JSON.parse(reconnect!.body).data).toMatchObject({ accountId: expired, syncStatus: 'reconnect_required', connectionStatus: 'disconnected' });
+      expect(JSON.parse(reconnect!.body).data).toMatchObject({
+        accountId: expired,
+        syncStatus: 'reconnect_required',
+        connectionStatus: 'disconnected',
+      });
       for (const r of [failed!, reconnect!]) expect(verify(endpoint.secret, r)).toBeTruthy();
-      for (const id of [outage, expired]) await api().delete(`/v1/api/accounts/${id}`).set(bearer(partner)).expect(204);
+      for (const id of [outage, expired])
+        await api().delete(`/v1/api/accounts/${id}`).set(bearer(partner)).expect(204);
       await drain();
     });
 
@@ -321,7 +396,13 @@ describe('webhooks (e2e)', () => {
       const created = await api()
         .post('/admin/accounts')
         .set(bearer(admin))
-        .send({ tenant: 'sandbox', platform: 'coinbase', identity: `hooks-order-${Date.now()}`, source: 'sandbox', credentials: { apiKey: 'key-123', apiSecret: 'very-secret-value' } });
+        .send({
+          tenant: 'sandbox',
+          platform: 'coinbase',
+          identity: `hooks-order-${Date.now()}`,
+          source: 'sandbox',
+          credentials: { apiKey: 'key-123', apiSecret: 'very-secret-value' },
+        });
       const accountId = created.body.accountId as string;
       await api().post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200);
       await worker.runOnce();
@@ -387,7 +468,9 @@ describe('webhooks (e2e)', () => {
       expect(delivery).toMatchObject({ eventId, status: 'delivered', attempts: 2 });
       // The slow attempt reached the receiver too: at least once, with the same webhook-id.
       const got = receiver.of(eventId).length;
-      figures.push(`slow receiver: sent 1, delivered 1, received ${got} (duplicates ${got - 1}, same webhook-id), lost 0`);
+      figures.push(
+        `slow receiver: sent 1, delivered 1, received ${got} (duplicates ${got - 1}, same webhook-id), lost 0`,
+      );
     });
 
     it('500s: retried until a 2xx, the answer kept as a short excerpt', async () => {
@@ -398,7 +481,13 @@ describe('webhooks (e2e)', () => {
       clock.advanceMs(60_000);
       await worker.runOnce();
       let [delivery] = await deliveries(endpoint.id);
-      expect(delivery).toMatchObject({ eventId, status: 'pending', attempts: 2, lastStatusCode: 500, lastError: 'HTTP 500' });
+      expect(delivery).toMatchObject({
+        eventId,
+        status: 'pending',
+        attempts: 2,
+        lastStatusCode: 500,
+        lastError: 'HTTP 500',
+      });
       expect(String(delivery!.responseExcerpt).length).toBeLessThanOrEqual(200);
       expect(String(delivery!.responseExcerpt)).toMatch(/^receiver broken/);
       receiver.mode = 'ok';
@@ -406,7 +495,9 @@ describe('webhooks (e2e)', () => {
       await drain();
       [delivery] = await deliveries(endpoint.id);
       expect(delivery).toMatchObject({ eventId, status: 'delivered', attempts: 3, responseExcerpt: null });
-      figures.push(`500s: sent 1, delivered 1, received ${receiver.of(eventId).length} (2 answered 500), lost 0`);
+      figures.push(
+        `500s: sent 1, delivered 1, received ${receiver.of(eventId).length} (2 answered 500), lost 0`,
+      );
     });
 
     it('replays a delivery with the same webhook-id', async () => {
@@ -414,7 +505,9 @@ describe('webhooks (e2e)', () => {
       const eventId = await testEvent(endpoint.id);
       await drain();
       const [original] = await deliveries(endpoint.id);
-      const res = await api().post(`/v1/api/webhooks/${endpoint.id}/deliveries/${original!.id}/replay`).set(bearer(partner));
+      const res = await api()
+        .post(`/v1/api/webhooks/${endpoint.id}/deliveries/${original!.id}/replay`)
+        .set(bearer(partner));
       expect(res.status).toBe(202);
       expect(res.body.result).toMatchObject({ eventId, status: 'pending', replayOf: original!.id });
       await drain();
@@ -434,7 +527,9 @@ describe('webhooks (e2e)', () => {
       expect(rotated.status).toBe(200);
       const secret = rotated.body.result.secret as string;
       expect(secret).not.toBe(endpoint.secret);
-      expect(Date.parse(rotated.body.result.previousSecretExpiresAt) - clock.now().getTime()).toBe(24 * 3_600_000);
+      expect(Date.parse(rotated.body.result.previousSecretExpiresAt) - clock.now().getTime()).toBe(
+        24 * 3_600_000,
+      );
       const during = await testEvent(endpoint.id);
       await drain();
       const [r1] = receiver.of(during);
@@ -463,7 +558,8 @@ describe('webhooks (e2e)', () => {
         clock.advanceMs(3_600_000);
       }
       const [delivery] = await deliveries(failing.id);
-      const endpointNow = (await api().get(`/v1/api/webhooks/${failing.id}`).set(bearer(partner)).expect(200)).body.result;
+      const endpointNow = (await api().get(`/v1/api/webhooks/${failing.id}`).set(bearer(partner)).expect(200))
+        .body.result;
       receiver.mode = 'ok';
       // Disabled after 6 consecutive failures (WEBHOOK_DISABLE_AFTER_FAILURES in this suite): the
       // delivery stays pending, waiting; re-enabling lets it go on.
@@ -473,7 +569,11 @@ describe('webhooks (e2e)', () => {
       expect(attempts).toBe(6);
       // Re-enabled with the receiver still broken: retried until the 24 h window ends, then failed.
       receiver.mode = '500';
-      await api().patch(`/v1/api/webhooks/${failing.id}`).set(bearer(partner)).send({ status: 'enabled' }).expect(200);
+      await api()
+        .patch(`/v1/api/webhooks/${failing.id}`)
+        .set(bearer(partner))
+        .send({ status: 'enabled' })
+        .expect(200);
       for (let i = 0; i < 40; i++) {
         clock.advanceMs(3_600_000);
         await worker.runOnce();
@@ -536,7 +636,13 @@ describeWithPostgres('webhooks: two instances on one database (e2e, Postgres)', 
     const account = await a.http
       .post('/admin/accounts')
       .set(bearer(admin))
-      .send({ tenant: 'sandbox', platform: 'coinbase', identity: `hooks-two-${Date.now()}`, source: 'sandbox', credentials: { apiKey: 'key-123', apiSecret: 'very-secret-value' } });
+      .send({
+        tenant: 'sandbox',
+        platform: 'coinbase',
+        identity: `hooks-two-${Date.now()}`,
+        source: 'sandbox',
+        credentials: { apiKey: 'key-123', apiSecret: 'very-secret-value' },
+      });
     const accountId = account.body.accountId as string;
     await b.http.post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200);
     await a.http.delete(`/v1/api/accounts/${accountId}`).set(bearer(partner)).expect(204);
@@ -618,14 +724,23 @@ describe('webhooks: the sender SIGKILLed mid-delivery (e2e, process)', () => {
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json().catch(() => null)) as { result: Record<string, unknown> } };
+    return {
+      status: res.status,
+      body: (await res.json().catch(() => null)) as { result: Record<string, unknown> },
+    };
   }
 
   it('after a restart every event is delivered; none lost, only the interrupted ones twice', async () => {
-    const tokenRes = await call('POST', '/v1/api/token', undefined, { clientId: SANDBOX.partner.clientId, clientSecret: SANDBOX.partner.secret });
+    const tokenRes = await call('POST', '/v1/api/token', undefined, {
+      clientId: SANDBOX.partner.clientId,
+      clientSecret: SANDBOX.partner.secret,
+    });
     const partner = String(tokenRes.body.result.accessToken);
     // Subscribed to a type nothing here emits: only the test events reach it.
-    const created = await call('POST', '/v1/api/webhooks', partner, { url: receiver.url, eventTypes: ['account.unlinked'] });
+    const created = await call('POST', '/v1/api/webhooks', partner, {
+      url: receiver.url,
+      eventTypes: ['account.unlinked'],
+    });
     expect(created.status).toBe(201);
     const { id, secret } = created.body.result as { id: string; secret: string };
     receiver.mode = 'slow';
@@ -646,7 +761,14 @@ describe('webhooks: the sender SIGKILLed mid-delivery (e2e, process)', () => {
     const inFlight = receiver.received.length;
     receiver.mode = 'ok';
     service = await start();
-    const token2 = String((await call('POST', '/v1/api/token', undefined, { clientId: SANDBOX.partner.clientId, clientSecret: SANDBOX.partner.secret })).body.result.accessToken);
+    const token2 = String(
+      (
+        await call('POST', '/v1/api/token', undefined, {
+          clientId: SANDBOX.partner.clientId,
+          clientSecret: SANDBOX.partner.secret,
+        })
+      ).body.result.accessToken,
+    );
     const until = Date.now() + 60_000;
     let deliveries: Array<{ eventId: string; status: string }> = [];
     while (Date.now() < until) {
