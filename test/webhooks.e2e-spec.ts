@@ -204,6 +204,31 @@ describe('webhooks (e2e)', () => {
       await api().get(`/v1/api/webhooks/${endpoint.id}`).set(bearer(partner)).expect(404);
     });
 
+    it('honours Idempotency-Key: a retried registration returns the first endpoint, not a second one', async () => {
+      const key = `hooks-${Date.now()}`;
+      const body = { url: receiver.url, eventTypes: ['account.synced'] };
+      const first = await api()
+        .post('/v1/api/webhooks')
+        .set(bearer(partner))
+        .set('Idempotency-Key', key)
+        .send(body);
+      const again = await api()
+        .post('/v1/api/webhooks')
+        .set(bearer(partner))
+        .set('Idempotency-Key', key)
+        .send(body);
+      expect(first.status).toBe(201);
+      expect(again.status).toBe(201);
+      expect(again.body.result.id).toBe(first.body.result.id);
+      const other = await api()
+        .post('/v1/api/webhooks')
+        .set(bearer(partner))
+        .set('Idempotency-Key', key)
+        .send({ ...body, description: 'other' });
+      expect(other.status).toBe(422);
+      await api().delete(`/v1/api/webhooks/${first.body.result.id}`).set(bearer(partner)).expect(204);
+    });
+
     it('answers 400 naming the field for a bad URL or an unknown event type', async () => {
       const cases: Array<[Record<string, unknown>, string]> = [
         [{ url: 'ftp://example.com/x', eventTypes: ['account.synced'] }, 'url'],
