@@ -806,7 +806,7 @@ describe('webhooks: the sender SIGKILLed mid-delivery (e2e, process)', () => {
     const unique = new Set(ids);
     const lost = sent.filter((e) => !unique.has(e)).length;
     console.log(
-      `SIGKILL mid-delivery (${usingPostgres() ? 'Postgres' : 'PGlite'}): sent ${EVENTS}, in flight at the kill ${inFlight}, delivered ${unique.size}, duplicates ${ids.length - unique.size}, lost ${lost}`,
+      `SIGKILL mid-delivery (${usingPostgres() ? 'Postgres' : 'PGlite'}): sent ${EVENTS}, reached the receiver before the kill ${inFlight} (answered or not), delivered ${unique.size}, duplicates ${ids.length - unique.size}, lost ${lost}`,
     );
     expect(deliveries.filter((d) => d.status === 'delivered')).toHaveLength(EVENTS);
     expect(lost).toBe(0);
