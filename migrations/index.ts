@@ -9,6 +9,7 @@ import { MarketData1795262110787 } from './1795262110787-MarketData.js';
 import { InitialTenancy1795261121274 } from './1795261121274-InitialTenancy.js';
 import { SecretGeneration1795500657811 } from './1795500657811-SecretGeneration.js';
 import { AccountReviewAndBackoff1795700000000 } from './1795700000000-AccountReviewAndBackoff.js';
+import { WebhooksAndOutbox1796000000000 } from './1796000000000-WebhooksAndOutbox.js';
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InitialTenancy1795261121274,
   MarketData1795262110787,
@@ -19,4 +20,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   IdempotencyKeys1795510473038,
   CapitalMarketAssumptions1795600734219,
   AccountReviewAndBackoff1795700000000,
+  WebhooksAndOutbox1796000000000,
 ];

@@ -32,6 +32,7 @@ import { StatusModule } from './modules/status/status.module.js';
 import { TaxModule } from './modules/tax/tax.module.js';
 import { TenancyModule } from './modules/tenancy/tenancy.module.js';
 import { WalletsModule } from './modules/wallets/wallets.module.js';
+import { WebhooksModule } from './modules/webhooks/index.js';
 
 @Module({})
 export class AppModule {
@@ -70,6 +71,7 @@ export class AppModule {
         IdempotencyModule,
         AdminModule,
         MetricsModule,
+        WebhooksModule,
       ],
       providers: [
         // Order matters: authenticate, then check scopes, then count the request against the client.

@@ -21,6 +21,7 @@ import {
   type ConnectorRequest,
   type SourceConnector,
 } from '../src/modules/sources/index.js';
+import { WebhookDeliveryWorker } from '../src/modules/webhooks/index.js';
 import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
 
 type Json = Record<string, unknown>;
@@ -308,6 +309,60 @@ describe('OpenAPI document against live responses (e2e)', () => {
     } finally {
       restore();
     }
+    expect(problems).toEqual([]);
+  });
+
+  it('webhook operations answer as documented (issue 18; envelope)', async () => {
+    const other = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
+    const hooks = '/v1/api/webhooks';
+    const create = 'POST /v1/api/webhooks';
+    const created = await call(
+      create,
+      t.http
+        .post(hooks)
+        .set(bearer(partner))
+        .send({ url: 'http://127.0.0.1:9/hooks', eventTypes: ['account.synced'] }),
+    );
+    const id = (created.body as { result: { id: string } }).result.id;
+    await call(
+      create,
+      t.http
+        .post(hooks)
+        .set(bearer(partner))
+        .send({ url: 'ftp://x', eventTypes: ['account.synced'] }),
+    );
+    await call('GET /v1/api/webhooks', t.http.get(hooks).set(bearer(partner)));
+    await call('GET /v1/api/webhooks', t.http.get(hooks));
+    const one = 'GET /v1/api/webhooks/{id}';
+    await call(one, t.http.get(`${hooks}/${id}`).set(bearer(partner)));
+    await call(one, t.http.get(`${hooks}/${id}`).set(bearer(other)));
+    const patch = 'PATCH /v1/api/webhooks/{id}';
+    await call(patch, t.http.patch(`${hooks}/${id}`).set(bearer(partner)).send({ description: 'books' }));
+    await call(
+      patch,
+      t.http
+        .patch(`${hooks}/${id}`)
+        .set(bearer(partner))
+        .send({ eventTypes: ['nope'] }),
+    );
+    const rotate = 'POST /v1/api/webhooks/{id}/rotate-secret';
+    await call(rotate, t.http.post(`${hooks}/${id}/rotate-secret`).set(bearer(partner)));
+    await call(rotate, t.http.post(`${hooks}/${NOBODY}/rotate-secret`).set(bearer(partner)));
+    const test = 'POST /v1/api/webhooks/{id}/test';
+    await call(test, t.http.post(`${hooks}/${id}/test`).set(bearer(partner)));
+    await call(test, t.http.post(`${hooks}/not-a-uuid/test`).set(bearer(partner)));
+    // One attempt (the port refuses): the delivery is listed with its error.
+    await t.app.get(WebhookDeliveryWorker).runOnce();
+    const list = 'GET /v1/api/webhooks/{id}/deliveries';
+    const listed = await call(list, t.http.get(`${hooks}/${id}/deliveries`).set(bearer(partner)));
+    await call(list, t.http.get(`${hooks}/${id}/deliveries?limit=0`).set(bearer(partner)));
+    const deliveryId = (listed.body as { result: { deliveries: { id: string }[] } }).result.deliveries[0]!.id;
+    const replay = 'POST /v1/api/webhooks/{id}/deliveries/{deliveryId}/replay';
+    await call(replay, t.http.post(`${hooks}/${id}/deliveries/${deliveryId}/replay`).set(bearer(partner)));
+    await call(replay, t.http.post(`${hooks}/${id}/deliveries/${NOBODY}/replay`).set(bearer(partner)));
+    const remove = 'DELETE /v1/api/webhooks/{id}';
+    await call(remove, t.http.delete(`${hooks}/${id}`).set(bearer(partner)));
+    await call(remove, t.http.delete(`${hooks}/${id}`).set(bearer(partner)));
     expect(problems).toEqual([]);
   });
 
@@ -749,7 +804,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
     expect(missing).toEqual([]);
     // 31 + GET, PUT and DELETE of /qsim/assumptions (issue 20) + the 13 admin API operations of issue 17 item 4
     // + the link flow's POST, PUT credentials and DELETE of /v1/api/accounts and the admin reconnect (issue 15)
-    // + open lots, harvesting candidates and the Form 1099-DA reconciliation (issue 19).
-    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3);
+    // + open lots, harvesting candidates and the Form 1099-DA reconciliation (issue 19)
+    // + the 9 webhook operations of /v1/api/webhooks (issue 18).
+    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9);
   });
 });

@@ -204,6 +204,67 @@ export class AppConfig {
   SCHEDULER_ENABLED = true;
 
   /**
+   * Webhook delivery worker (docs/events.md): how often it fans out new events and sends due
+   * deliveries. Runs when SCHEDULER_ENABLED is on.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(600_000)
+  WEBHOOK_POLL_MS = 2_000;
+
+  /** Time limit of one webhook HTTP call (connect to last byte of the answer). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** How long a worker holds a claimed delivery; a killed instance's claim lapses after it. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  WEBHOOK_LEASE_MS = 60_000;
+
+  /** How long a delivery is retried (exponential backoff with jitter) before it is `failed`. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 14)
+  WEBHOOK_RETRY_HOURS = 24;
+
+  /** First retry delay; it doubles per attempt up to WEBHOOK_RETRY_MAX_DELAY_MS (jittered). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(3_600_000)
+  WEBHOOK_RETRY_BASE_MS = 5_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(86_400_000)
+  WEBHOOK_RETRY_MAX_DELAY_MS = 3_600_000;
+
+  /**
+   * An endpoint is disabled after this many consecutive failed attempts, or when it has failed
+   * without a single success for WEBHOOK_RETRY_HOURS.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  WEBHOOK_DISABLE_AFTER_FAILURES = 100;
+
+  /** After a secret rotation, the old secret keeps signing alongside the new one this long. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(24 * 30)
+  WEBHOOK_SECRET_OVERLAP_HOURS = 24;
+
+  /**
    * Per-source refresh schedule overrides (docs/sources.md, "Scheduling"), JSON:
    * `{"<source>": {"intervalMs"?, "maxConcurrent"?, "backoff"?: {"baseMs"?, "capMs"?, "jitter"?}}}`.
    * Checked at start-up (sources/refresh/source-schedule.ts).

@@ -3,7 +3,7 @@
  * across tenants, refresh, import, delete). Owns account identity and lifecycle; the data of an
  * account is refreshed by RefreshService and read through AccountDataService.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
@@ -11,6 +11,9 @@ import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { isBitcoinAddress } from '../../domain/chains/bitcoin/index.js';
 import { isEthereumAddress } from '../../domain/chains/ethereum/index.js';
 import {
+  ACCOUNT_EVENTS,
+  NO_ACCOUNT_EVENTS,
+  type AccountEventsPort,
   ConnectorRegistry,
   CredentialsCipher,
   ImportFileService,
@@ -111,7 +114,13 @@ export class AccountsService {
     private readonly refresher: RefreshService,
     private readonly clock: Clock,
     private readonly importFiles: ImportFileService,
-  ) {}
+    @Optional() @Inject(ACCOUNT_EVENTS) events?: AccountEventsPort,
+  ) {
+    this.events = events ?? NO_ACCOUNT_EVENTS;
+  }
+
+  /** The outbox (webhooks module): `account.linked` / `account.unlinked` in the write's transaction. */
+  private readonly events: AccountEventsPort;
 
   /** The tenant's account, or null when it does not exist or belongs to another tenant. */
   findById(tenantId: string, accountId: string): Promise<AccountRecord | null> {
@@ -295,7 +304,32 @@ export class AccountsService {
       reviewSince: null,
       refreshFailures: 0,
     };
-    if (!(await this.accounts.insertIfAbsent(account)))
+    const inserted = await this.accounts.transaction(async (manager) => {
+      if (!(await this.accounts.insertIfAbsent(account, manager))) return false;
+      await this.events.record(
+        [
+          {
+            type: 'account.linked',
+            tenantId,
+            accountId: id,
+            occurredAt: now,
+            data: {
+              accountId: id,
+              collectionId,
+              identity: account.identity,
+              platform: account.platform,
+              address: account.address,
+              chain: account.chain,
+              syncStatus: account.syncStatus,
+              createdOn: now.toISOString(),
+            },
+          },
+        ],
+        manager,
+      );
+      return true;
+    });
+    if (!inserted)
       throw conflict(
         'identity',
         `An account with identity "${input.identity}" or collection ${collectionId} already exists.`,
@@ -389,7 +423,25 @@ export class AccountsService {
     const account = await this.accounts.findById(tenantId, accountId);
     if (!account) throw DomainError.notFound('Account');
     await this.refresher.recomputeLinked(tenantId, [accountId], async (manager) => {
-      await this.accounts.delete(tenantId, accountId, manager);
+      if (!(await this.accounts.delete(tenantId, accountId, manager))) return;
+      await this.events.record(
+        [
+          {
+            type: 'account.unlinked',
+            tenantId,
+            accountId,
+            occurredAt: this.clock.now(),
+            data: {
+              accountId,
+              collectionId: account.collectionId,
+              identity: account.identity,
+              platform: account.platform,
+              unlinkedAt: this.clock.now().toISOString(),
+            },
+          },
+        ],
+        manager,
+      );
     });
   }
 

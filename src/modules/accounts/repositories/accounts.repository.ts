@@ -158,6 +158,11 @@ export class AccountsRepository {
   }
 
   /** Inserts unless the id, identity or collection already exists; true when inserted. */
+  /** Runs `work` in one transaction (a write and its events: the outbox). */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
   async insertIfAbsent(account: AccountEntity, manager?: EntityManager): Promise<boolean> {
     const { rows } = await runSql(
       this.m(manager),

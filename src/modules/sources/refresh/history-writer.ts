@@ -4,7 +4,7 @@
  * stores the balance snapshots of every transfer-linked account and sets the account's state.
  * The cost-basis computation runs before the transaction (see persist).
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock/clock.js';
@@ -17,7 +17,18 @@ import {
 import { LedgerWriter, toLedgerEntry, type Snapshot, type StoredTransaction } from '../../ledger/index.js';
 import { SourceSchedules } from './source-schedule.js';
 import type { FetchedHistory } from './source-fetcher.js';
-import { RefreshStateRepository, type SyncAccount } from './refresh-state.repository.js';
+import {
+  RefreshStateRepository,
+  type AccountStateChange,
+  type SyncAccount,
+} from './refresh-state.repository.js';
+import {
+  ACCOUNT_EVENTS,
+  NO_ACCOUNT_EVENTS,
+  type AccountEvent,
+  type AccountEventsPort,
+} from '../events/account-events.port.js';
+import { balanceChanges } from '../events/account-event-data.js';
 
 export interface Refreshed {
   readonly status: 'refreshed';
@@ -35,7 +46,30 @@ export class HistoryWriter {
     private readonly clock: Clock,
     @Inject(MARKET_PRICES) private readonly prices: MarketPricesPort,
     private readonly schedules: SourceSchedules,
-  ) {}
+    @Optional() @Inject(ACCOUNT_EVENTS) events?: AccountEventsPort,
+  ) {
+    this.events = events ?? NO_ACCOUNT_EVENTS;
+  }
+
+  /** The outbox (webhooks module), written in the same transaction as the change. */
+  private readonly events: AccountEventsPort;
+
+  /**
+   * Sets the account's state and records its events in one transaction (a failed refresh:
+   * `account.sync_failed` or `account.reconnect_required`). The UPDATE takes the row lock first,
+   * so the events of one account are stored in the order of its changes.
+   */
+  async writeState(
+    tenantId: string,
+    accountId: string,
+    change: AccountStateChange,
+    events: readonly AccountEvent[],
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.state.updateState(tenantId, accountId, change, manager);
+      await this.events.record(events, manager);
+    });
+  }
 
   /**
    * Recomputes the balance snapshots of the given accounts (and everything linked to them) from
@@ -128,6 +162,7 @@ export class HistoryWriter {
       const unchanged =
         sameVersions(versionsRead, versionsNow) &&
         affected.every((id) => precomputed.some((snapshot) => snapshot.accountId === id));
+      const previous = await this.ledger.snapshotsOf(tenantId, affected, manager);
       let snapshots: readonly Snapshot[];
       if (unchanged) {
         snapshots = precomputed.filter((s) => affected.includes(s.accountId));
@@ -160,6 +195,10 @@ export class HistoryWriter {
           reviewReason: review,
           reviewSince: review === null ? null : (account.reviewSince ?? now),
         },
+        manager,
+      );
+      await this.events.record(
+        refreshEvents(tenantId, accountId, now, counts, snapshots, previous, fetched),
         manager,
       );
     });
@@ -254,6 +293,70 @@ function mergeHistory(
 function reviewOf(snapshot: Snapshot | undefined): string | null {
   if (!snapshot?.reportedBalances) return null;
   return reconciliationReviewReason(reconcileBalances(snapshot.reportedBalances, snapshot.assets));
+}
+
+/**
+ * The events of a stored refresh or import (docs/events.md): `account.synced` always,
+ * `transactions.updated` when rows were added, changed or removed, `balances.updated` for every
+ * account of the group whose quantities, cost basis or realized gains changed.
+ */
+function refreshEvents(
+  tenantId: string,
+  accountId: string,
+  now: Date,
+  counts: { inserted: number; updated: number; deleted: number },
+  snapshots: readonly Snapshot[],
+  previous: ReadonlyMap<string, Snapshot>,
+  fetched: FetchedHistory,
+): AccountEvent[] {
+  const at = now.toISOString();
+  const events: AccountEvent[] = [
+    {
+      type: 'account.synced',
+      tenantId,
+      accountId,
+      occurredAt: now,
+      data: {
+        accountId,
+        syncStatus: 'synced',
+        lastSyncedAt: at,
+        balanceSource: fetched.reportedBalances ? 'source_reported' : 'calculated',
+        transactions: { added: counts.inserted, changed: counts.updated, removed: counts.deleted },
+      },
+    },
+  ];
+  if (counts.inserted + counts.updated + counts.deleted > 0)
+    events.push({
+      type: 'transactions.updated',
+      tenantId,
+      accountId,
+      occurredAt: now,
+      data: {
+        accountId,
+        added: counts.inserted,
+        changed: counts.updated,
+        removed: counts.deleted,
+        mode: fetched.mode,
+      },
+    });
+  for (const snapshot of [...snapshots].sort((a, b) => (a.accountId < b.accountId ? -1 : 1))) {
+    const changes = balanceChanges(previous.get(snapshot.accountId), snapshot);
+    if (changes.length === 0) continue;
+    events.push({
+      type: 'balances.updated',
+      tenantId,
+      accountId: snapshot.accountId,
+      occurredAt: now,
+      data: {
+        accountId: snapshot.accountId,
+        computedAt: snapshot.lastUpdatedOn.toISOString(),
+        method: snapshot.method,
+        ...(snapshot.accountId === accountId ? {} : { causedBy: accountId }),
+        assets: changes,
+      },
+    });
+  }
+  return events;
 }
 
 function sameVersions(read: ReadonlyMap<string, number>, now: ReadonlyMap<string, number>): boolean {

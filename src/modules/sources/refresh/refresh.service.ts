@@ -296,15 +296,47 @@ export class RefreshService {
     // Consecutive failures set the backoff (per source: exponential, capped, with jitter). An
     // expired authorization is not retried at all, so it does not count.
     const failures = authorization ? account.refreshFailures : account.refreshFailures + 1;
-    await this.state.updateState(account.tenantId, account.id, {
-      syncStatus: authorization ? 'reconnect_required' : 'error',
-      ...(authorization ? { connectionStatus: 'disconnected' as const } : {}),
-      // Retrying an expired authorization cannot help; the account waits for new credentials.
-      nextRefreshAt: authorization ? null : this.schedules.nextAfterFailure(account.source, failures, now),
-      refreshFailures: failures,
-      lastRefreshAttemptAt: now,
-      lastError: message,
-    });
+    const nextRefreshAt = authorization
+      ? null
+      : this.schedules.nextAfterFailure(account.source, failures, now);
+    // The state and its event in one transaction (the outbox): never one without the other.
+    await this.writer.writeState(
+      account.tenantId,
+      account.id,
+      {
+        syncStatus: authorization ? 'reconnect_required' : 'error',
+        ...(authorization ? { connectionStatus: 'disconnected' as const } : {}),
+        // Retrying an expired authorization cannot help; the account waits for new credentials.
+        nextRefreshAt,
+        refreshFailures: failures,
+        lastRefreshAttemptAt: now,
+        lastError: message,
+      },
+      [
+        {
+          type: authorization ? 'account.reconnect_required' : 'account.sync_failed',
+          tenantId: account.tenantId,
+          accountId: account.id,
+          occurredAt: now,
+          // Never the source's own message (it may echo what was sent); a reason code instead.
+          data: authorization
+            ? {
+                accountId: account.id,
+                syncStatus: 'reconnect_required',
+                connectionStatus: 'disconnected',
+                lastSyncedAt: account.lastSyncedAt?.toISOString() ?? null,
+              }
+            : {
+                accountId: account.id,
+                syncStatus: 'error',
+                reason: error instanceof SourceUnavailableError ? 'source_unavailable' : 'refresh_failed',
+                consecutiveFailures: failures,
+                nextRetryAt: nextRefreshAt?.toISOString() ?? null,
+                lastSyncedAt: account.lastSyncedAt?.toISOString() ?? null,
+              },
+        },
+      ],
+    );
     return { status: 'failed', syncStatus: authorization ? 'reconnect_required' : 'error', message };
   }
 }
