@@ -17,6 +17,7 @@ import { CachedBalancesModule, LedgerApiModule } from './modules/ledger/api/inde
 import { LedgerModule } from './modules/ledger/index.js';
 import { SourcesModule } from './modules/sources/index.js';
 import { AdminModule } from './modules/admin/admin.module.js';
+import { AuditModule } from './modules/audit/index.js';
 import { AggregationModule } from './modules/aggregation/aggregation.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
@@ -68,6 +69,7 @@ export class AppModule {
         WalletsModule,
         SimulationModule,
         IdempotencyModule,
+        AuditModule,
         AdminModule,
         MetricsModule,
       ],

@@ -1,3 +1,4 @@
+import { Audited, AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -33,6 +34,7 @@ export class TaxController {
   constructor(private readonly reports: TaxReportService) {}
 
   @Get('gains-report')
+  @AuditedRead('account.read.gains', { target: { query: 'account_id' }, query: ['tax_year', 'method', 'asset', 'identity'] })
   @ApiOperation({
     summary: 'Realized gains of a tax year, prepared for Form 8949',
     description:
@@ -52,6 +54,7 @@ export class TaxController {
   }
 
   @Get('form-8949')
+  @AuditedRead('account.read.form8949', { target: { query: 'account_id' }, query: ['tax_year', 'method', 'asset', 'identity', 'format'] })
   @ApiOperation({
     summary: 'Form 8949 lines of a tax year, as JSON or CSV',
     description:

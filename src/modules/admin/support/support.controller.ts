@@ -1,3 +1,4 @@
+import { Audited, AuditedRead } from '../../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query } from '@nestjs/common';
 import {
   ApiNotFoundResponse,
@@ -24,6 +25,7 @@ export class SupportController {
   constructor(private readonly reads: SupportReadsService) {}
 
   @Get(':accountId')
+  @AuditedRead('account.read.account')
   @ApiOperation({ summary: 'Support read: one account of a tenant, with its state' })
   @ApiOkResponse({ type: AdminAccountDto })
   @ApiNotFoundResponse({ description: 'Account not found (in that tenant).' })
@@ -36,6 +38,7 @@ export class SupportController {
   }
 
   @Get(':accountId/balances')
+  @AuditedRead('account.read.balances')
   @ApiOperation({
     summary: 'Support read: the balances a tenant’s partner gets for an account',
     description: 'From the stored snapshot; never refreshes. 422 (with `reason`) as for the partner.',
@@ -52,6 +55,7 @@ export class SupportController {
   }
 
   @Get(':accountId/transactions')
+  @AuditedRead('account.read.transactions')
   @ApiOperation({
     summary: 'Support read: the transactions a tenant’s partner gets for an account',
     description:
