@@ -1,4 +1,4 @@
-import { SetMetadata } from '@nestjs/common';
+import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 
 export const AUDITED = 'audit:action';
 
@@ -33,3 +33,9 @@ export const Audited = (action: string, options: Omit<AuditedRoute, 'action' | '
 /** A read of account data. */
 export const AuditedRead = (action: string, options: Omit<AuditedRoute, 'action' | 'kind'> = {}) =>
   Audited(action, { ...options, kind: 'read' });
+
+/** The service's request id (nestjs-pino's genReqId: X-Request-Id or a new UUID), for audit entries. */
+export const RequestId = createParamDecorator((_data: unknown, context: ExecutionContext): string | null => {
+  const id = (context.switchToHttp().getRequest<{ id?: unknown }>()).id;
+  return id === undefined || id === null ? null : String(id);
+});

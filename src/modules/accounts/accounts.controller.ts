@@ -87,7 +87,7 @@ export class AccountsController {
   }
 
   @Post('accounts')
-  @Audited('account.linked', { target: { result: 'id' } })
+  @Audited('account.linked', { target: { result: 'accountId' } })
   @HttpCode(202)
   @ApiOperation({
     summary: 'Link an account: exchange credentials, a watched address, or a bitcoin xpub',

@@ -93,7 +93,11 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
     }
     // An admin acting on a tenant's data: the entry belongs to that tenant when the answer names it.
     const resultTenant = field(result, 'tenantId');
-    if (actorKind === 'admin') details.actorTenantId = user.tenantId;
+    if (actorKind === 'admin') {
+      details.actorTenantId = user.tenantId;
+      const slug = field(result, 'tenant') ?? request.query?.tenant ?? (request.body as { tenant?: unknown } | undefined)?.tenant;
+      if (typeof slug === 'string' && /^[a-z0-9-]{1,63}$/.test(slug)) details.tenant = slug;
+    }
     const draft: AuditDraft = {
       tenantId: resultTenant && UUID.test(resultTenant) ? resultTenant.toLowerCase() : user.tenantId,
       actor: { kind: actorKind, id: user.clientId },

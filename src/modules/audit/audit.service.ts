@@ -184,7 +184,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
     params.push(limit);
     const { rows } = await runSql<EntryRow>(
       this.dataSource.manager,
-      `SELECT ${COLUMNS} FROM "audit_entry" ${where} ORDER BY "sequence" LIMIT $${params.length}`,
+      `SELECT ${COLUMNS} FROM "audit_entry" ${where} ORDER BY "audit_entry"."sequence" LIMIT $${params.length}`,
       params,
     );
     return rows.map(toRecord);
@@ -211,7 +211,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
       for (;;) {
         const { rows } = await runSql<EntryRow>(
           manager,
-          `SELECT ${COLUMNS} FROM "audit_entry" WHERE "sequence" > $1 ORDER BY "sequence" LIMIT ${PAGE}`,
+          `SELECT ${COLUMNS} FROM "audit_entry" WHERE "sequence" > $1 ORDER BY "audit_entry"."sequence" LIMIT ${PAGE}`,
           [after],
         );
         walker.add(rows.map(toRecord));
@@ -237,7 +237,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
         `SELECT "sequence"::text AS "sequence", "hash" FROM "audit_entry"
           WHERE "sequence" < COALESCE(
             (SELECT MIN("sequence") FROM "audit_entry" WHERE "occurred_at" >= $1), $2::bigint + 1)
-          ORDER BY "sequence" DESC LIMIT 1`,
+          ORDER BY "audit_entry"."sequence" DESC LIMIT 1`,
         [cutoff, head.lastSequence],
       );
       const last = rows[0];

@@ -61,7 +61,7 @@ export class AdminAccountsController {
   ) {}
 
   @Post()
-  @Audited('account.linked', { target: { result: 'id' } })
+  @Audited('account.linked', { target: { result: 'accountId' } })
   @ApiOperation({
     summary: 'Link an account for a tenant',
     description:

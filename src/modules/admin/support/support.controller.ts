@@ -1,4 +1,3 @@
-import { Audited, AuditedRead } from '../../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query } from '@nestjs/common';
 import {
   ApiNotFoundResponse,
@@ -7,6 +6,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
+import { RequestId } from '../../../common/decorators/audited.decorator.js';
 import { CurrentClient, Scopes } from '../../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../../common/http/request-context.js';
 import { UuidParam } from '../../../common/validation/validation.js';
@@ -25,7 +25,6 @@ export class SupportController {
   constructor(private readonly reads: SupportReadsService) {}
 
   @Get(':accountId')
-  @AuditedRead('account.read.account')
   @ApiOperation({ summary: 'Support read: one account of a tenant, with its state' })
   @ApiOkResponse({ type: AdminAccountDto })
   @ApiNotFoundResponse({ description: 'Account not found (in that tenant).' })
@@ -33,12 +32,12 @@ export class SupportController {
     @UuidParam('accountId') accountId: string,
     @Query() { tenant }: SupportTenantQueryDto,
     @CurrentClient() admin: AuthenticatedClient,
+    @RequestId() requestId: string | null,
   ): Promise<AdminAccountDto> {
-    return this.reads.account({ adminClientId: admin.clientId, tenant, accountId });
+    return this.reads.account({ adminClientId: admin.clientId, tenant, accountId, requestId });
   }
 
   @Get(':accountId/balances')
-  @AuditedRead('account.read.balances')
   @ApiOperation({
     summary: 'Support read: the balances a tenant’s partner gets for an account',
     description: 'From the stored snapshot; never refreshes. 422 (with `reason`) as for the partner.',
@@ -50,12 +49,12 @@ export class SupportController {
     @UuidParam('accountId') accountId: string,
     @Query() { tenant }: SupportTenantQueryDto,
     @CurrentClient() admin: AuthenticatedClient,
+    @RequestId() requestId: string | null,
   ): Promise<BalancesResultDto> {
-    return this.reads.balances({ adminClientId: admin.clientId, tenant, accountId });
+    return this.reads.balances({ adminClientId: admin.clientId, tenant, accountId, requestId });
   }
 
   @Get(':accountId/transactions')
-  @AuditedRead('account.read.transactions')
   @ApiOperation({
     summary: 'Support read: the transactions a tenant’s partner gets for an account',
     description:
@@ -67,7 +66,8 @@ export class SupportController {
     @UuidParam('accountId') accountId: string,
     @Query() { tenant, ...query }: SupportTransactionsQueryDto,
     @CurrentClient() admin: AuthenticatedClient,
+    @RequestId() requestId: string | null,
   ): Promise<TransactionsResultDto> {
-    return this.reads.transactions({ adminClientId: admin.clientId, tenant, accountId }, query);
+    return this.reads.transactions({ adminClientId: admin.clientId, tenant, accountId, requestId }, query);
   }
 }
