@@ -25,6 +25,7 @@ import { IntegrityModule } from './modules/integrity/integrity.module.js';
 import { MarketModule } from './modules/market/market.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { PortfoliosModule } from './modules/portfolios/portfolios.module.js';
+import { ReportSnapshotsModule } from './modules/report-snapshots/report-snapshots.module.js';
 import { QScoreModule } from './modules/qscore/qscore.module.js';
 import { ScoringModule } from './modules/scoring/scoring.module.js';
 import { SandboxModule } from './modules/sandbox/sandbox.module.js';
@@ -64,6 +65,7 @@ export class AppModule {
         ScoringModule,
         PortfoliosModule,
         TaxModule,
+        ReportSnapshotsModule,
         QScoreModule,
         AggregationModule,
         WalletsModule,

@@ -47,7 +47,7 @@ describe('audit trail (e2e)', () => {
   });
 
   const query = async (params: Record<string, string | number> = {}): Promise<Entry[]> => {
-    const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+    const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
     const res = await t.http.get(`/admin/audit${qs ? `?${qs}` : ''}`).set(bearer(admin)).expect(200);
     return res.body.entries as Entry[];
   };

@@ -17,5 +17,6 @@ import { TaxReportService } from './tax-report.service.js';
   imports: [AccountsModule, LedgerModule],
   controllers: [TaxController],
   providers: [TaxAccountSelection, TaxReportService],
+  exports: [TaxReportService],
 })
 export class TaxModule {}
