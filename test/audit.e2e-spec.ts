@@ -47,8 +47,13 @@ describe('audit trail (e2e)', () => {
   });
 
   const query = async (params: Record<string, string | number> = {}): Promise<Entry[]> => {
-    const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    const res = await t.http.get(`/admin/audit${qs ? `?${qs}` : ''}`).set(bearer(admin)).expect(200);
+    const qs = new URLSearchParams(
+      Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
+    const res = await t.http
+      .get(`/admin/audit${qs ? `?${qs}` : ''}`)
+      .set(bearer(admin))
+      .expect(200);
     return res.body.entries as Entry[];
   };
   const byRequest = async (requestId: string) =>
@@ -104,7 +109,9 @@ describe('audit trail (e2e)', () => {
 
   it('records link, import, refresh and unlink of an account (admin and partner)', async () => {
     const { accountId } = await createAccount(t, admin, {});
-    await importCsv(t, admin, accountId, csvOf(simpleHistory('aud'))).set('X-Request-Id', 'audit-import').expect(200);
+    await importCsv(t, admin, accountId, csvOf(simpleHistory('aud')))
+      .set('X-Request-Id', 'audit-import')
+      .expect(200);
     await t.http
       .post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`)
       .set(bearer(admin))
@@ -149,8 +156,8 @@ describe('audit trail (e2e)', () => {
       .set(bearer(partner))
       .set('X-Request-Id', 'audit-read-4')
       .expect(200);
-    const reads = (await query({ accountId: kraken, actor: SANDBOX.partner.clientId, limit: 1000 })).filter((e) =>
-      e.requestId?.startsWith('audit-read-'),
+    const reads = (await query({ accountId: kraken, actor: SANDBOX.partner.clientId, limit: 1000 })).filter(
+      (e) => e.requestId?.startsWith('audit-read-'),
     );
     expect(reads.map((e) => [e.requestId, e.action])).toEqual([
       ['audit-read-1', 'account.read.balances'],
@@ -170,7 +177,9 @@ describe('audit trail (e2e)', () => {
       .set(bearer(partner))
       .set('X-Request-Id', 'audit-read-404')
       .expect(404);
-    expect(await byRequest('audit-read-404')).toMatchObject([{ action: 'account.read.balances', status: 404 }]);
+    expect(await byRequest('audit-read-404')).toMatchObject([
+      { action: 'account.read.balances', status: 404 },
+    ]);
   });
 
   it('filters by tenant, actor, account, action and time, and pages with a cursor', async () => {
@@ -227,7 +236,10 @@ describe('audit trail (e2e)', () => {
       })
       .expect(200);
     expect(jsonl.headers['content-type']).toMatch(/application\/x-ndjson/);
-    const lines = (jsonl.body as string).trim().split('\n').map((line) => JSON.parse(line) as Entry);
+    const lines = (jsonl.body as string)
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Entry);
     expect(lines).toEqual(entries);
 
     const csv = await t.http
@@ -257,7 +269,9 @@ describe('audit trail (e2e)', () => {
     });
     expect(entries[0]!.prevHash).toBe(GENESIS_HASH);
     // docs/audit.md: details enter as their stored (canonical) JSON text.
-    const [row] = await db.query(`SELECT "details" FROM "audit_entry" WHERE "sequence" = $1`, [entries[1]!.sequence]);
+    const [row] = await db.query(`SELECT "details" FROM "audit_entry" WHERE "sequence" = $1`, [
+      entries[1]!.sequence,
+    ]);
     const fields = {
       sequence: String(entries[1]!.sequence),
       occurredAt: entries[1]!.occurredAt,
@@ -287,7 +301,9 @@ describe('audit trail (e2e)', () => {
     const target = (await query({ limit: 1000 }))[2]!;
     await db.query(`ALTER TABLE "audit_entry" DISABLE TRIGGER "audit_entry_append_only"`);
     try {
-      await db.query(`UPDATE "audit_entry" SET "actor_id" = 'someone-else' WHERE "sequence" = $1`, [target.sequence]);
+      await db.query(`UPDATE "audit_entry" SET "actor_id" = 'someone-else' WHERE "sequence" = $1`, [
+        target.sequence,
+      ]);
       const broken = await t.http.get('/admin/audit/verify').set(bearer(admin)).expect(200);
       expect(broken.body).toMatchObject({ valid: false, firstBrokenSequence: target.sequence });
       await db.query(`UPDATE "audit_entry" SET "actor_id" = $1 WHERE "sequence" = $2`, [
@@ -295,7 +311,9 @@ describe('audit trail (e2e)', () => {
         target.sequence,
       ]);
       // A deleted entry breaks the link of the one after it.
-      const saved = (await db.query(`SELECT * FROM "audit_entry" WHERE "sequence" = $1`, [target.sequence]))[0];
+      const saved = (
+        await db.query(`SELECT * FROM "audit_entry" WHERE "sequence" = $1`, [target.sequence])
+      )[0];
       await db.query(`DELETE FROM "audit_entry" WHERE "sequence" = $1`, [target.sequence]);
       const gap = await t.http.get('/admin/audit/verify').set(bearer(admin)).expect(200);
       expect(gap.body).toMatchObject({ valid: false, firstBrokenSequence: target.sequence + 1 });
@@ -324,7 +342,10 @@ describe('audit trail (e2e)', () => {
     );
     await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        t.http.get(`/v1/api/account/${kraken}/balances`).set(bearer(partner)).set('X-Request-Id', `burst-${i}`),
+        t.http
+          .get(`/v1/api/account/${kraken}/balances`)
+          .set(bearer(partner))
+          .set('X-Request-Id', `burst-${i}`),
       ),
     );
     const after = await audit.verify();

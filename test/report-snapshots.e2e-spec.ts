@@ -5,7 +5,14 @@
  * audited; idempotent with Idempotency-Key.
  */
 import { createHash } from 'node:crypto';
-import { bearer, createAccount, csvOf, importCsv, simpleHistory, sourceTx } from './factories/accounts.factory.js';
+import {
+  bearer,
+  createAccount,
+  csvOf,
+  importCsv,
+  simpleHistory,
+  sourceTx,
+} from './factories/accounts.factory.js';
 import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
 
 describe('report snapshots (e2e)', () => {
@@ -49,7 +56,9 @@ describe('report snapshots (e2e)', () => {
 
   it('freezes a gains report and a Form 8949 exactly as the live endpoints produce them', async () => {
     checksumThen = await checksum();
-    const gains = await freeze({ kind: 'gains', taxYear: 2024, accountId }).set('X-Request-Id', 'snap-1').expect(201);
+    const gains = await freeze({ kind: 'gains', taxYear: 2024, accountId })
+      .set('X-Request-Id', 'snap-1')
+      .expect(201);
     expect(gains.body).toMatchObject({ isError: false, statusCode: 201 });
     const snapshot = gains.body.result;
     expect(snapshot).toMatchObject({
@@ -61,7 +70,9 @@ describe('report snapshots (e2e)', () => {
     });
     expect(snapshot.dataRowCount).toBeGreaterThan(0);
     expect(snapshot.report).toEqual(await live('gains'));
-    expect(createHash('sha256').update(JSON.stringify(snapshot.report)).digest('hex')).toBe(snapshot.reportSha256);
+    expect(createHash('sha256').update(JSON.stringify(snapshot.report)).digest('hex')).toBe(
+      snapshot.reportSha256,
+    );
     gainsId = snapshot.id;
     frozenGains = snapshot.report;
 
@@ -76,7 +87,13 @@ describe('report snapshots (e2e)', () => {
     const before = await t.http.get(`/v1/api/report-snapshots/${gainsId}`).set(bearer(partner)).expect(200);
     const more = [
       ...simpleHistory('snap', '2024-01-01T10:00:00Z'),
-      sourceTx({ transactionId: 'snap-late-sell', direction: 'sell', at: '2024-11-20T10:00:00Z', amount: '0.3', priceUsd: '91000' }),
+      sourceTx({
+        transactionId: 'snap-late-sell',
+        direction: 'sell',
+        at: '2024-11-20T10:00:00Z',
+        amount: '0.3',
+        priceUsd: '91000',
+      }),
     ];
     await importCsv(t, admin, accountId, csvOf(more)).expect(200);
     expect(await checksum()).not.toBe(checksumThen);
@@ -165,7 +182,10 @@ describe('report snapshots (e2e)', () => {
   it('survives the account’s unlink', async () => {
     const before = await t.http.get(`/v1/api/report-snapshots/${gainsId}`).set(bearer(partner)).expect(200);
     await t.http.delete(`/v1/api/accounts/${accountId}`).set(bearer(partner)).expect(204);
-    await t.http.get(`/taip/gains-report?tax_year=2024&account_id=${accountId}`).set(bearer(partner)).expect(404);
+    await t.http
+      .get(`/taip/gains-report?tax_year=2024&account_id=${accountId}`)
+      .set(bearer(partner))
+      .expect(404);
     const after = await t.http.get(`/v1/api/report-snapshots/${gainsId}`).set(bearer(partner)).expect(200);
     expect(after.text).toBe(before.text);
   });

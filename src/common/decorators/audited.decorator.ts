@@ -27,8 +27,10 @@ export interface AuditedRoute {
  * Marks a route for the audit trail (docs/audit.md). Every write under `/admin` is recorded even
  * without it (as `admin.write`); this names the action and its target.
  */
-export const Audited = (action: string, options: Omit<AuditedRoute, 'action' | 'kind'> & { kind?: 'read' | 'write' } = {}) =>
-  SetMetadata(AUDITED, { action, kind: options.kind ?? 'write', ...options } satisfies AuditedRoute);
+export const Audited = (
+  action: string,
+  options: Omit<AuditedRoute, 'action' | 'kind'> & { kind?: 'read' | 'write' } = {},
+) => SetMetadata(AUDITED, { action, kind: options.kind ?? 'write', ...options } satisfies AuditedRoute);
 
 /** A read of account data. */
 export const AuditedRead = (action: string, options: Omit<AuditedRoute, 'action' | 'kind'> = {}) =>
@@ -36,6 +38,6 @@ export const AuditedRead = (action: string, options: Omit<AuditedRoute, 'action'
 
 /** The service's request id (nestjs-pino's genReqId: X-Request-Id or a new UUID), for audit entries. */
 export const RequestId = createParamDecorator((_data: unknown, context: ExecutionContext): string | null => {
-  const id = (context.switchToHttp().getRequest<{ id?: unknown }>()).id;
+  const id = context.switchToHttp().getRequest<{ id?: unknown }>().id;
   return id === undefined || id === null ? null : String(id);
 });

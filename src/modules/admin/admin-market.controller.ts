@@ -1,4 +1,4 @@
-import { Audited, AuditedRead } from '../../common/decorators/audited.decorator.js';
+import { Audited } from '../../common/decorators/audited.decorator.js';
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scopes } from '../../common/decorators/auth.decorators.js';

@@ -1,4 +1,4 @@
-import { Audited, AuditedRead } from '../../common/decorators/audited.decorator.js';
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,

@@ -115,7 +115,10 @@ export class ChainWalker {
     firstBrokenSequence: string | null;
   } {
     let broken = this.broken;
-    if (broken === null && (BigInt(head.sequence) !== this.expectedSequence - 1n || head.hash !== this.expectedPrev)) {
+    if (
+      broken === null &&
+      (BigInt(head.sequence) !== this.expectedSequence - 1n || head.hash !== this.expectedPrev)
+    ) {
       broken = String(this.expectedSequence);
     }
     return { valid: broken === null, entries: this.count, firstBrokenSequence: broken };

@@ -1,11 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuditEntryRecord, AuditFilters } from './audit.service.js';
@@ -79,19 +73,26 @@ export class AuditController {
       'application/x-ndjson': { schema: { type: 'string', description: 'One JSON entry a line.' } },
     },
   })
-  @ApiBadRequestResponse({ description: 'format missing or unknown, or a malformed filter (named in errors).' })
+  @ApiBadRequestResponse({
+    description: 'format missing or unknown, or a malformed filter (named in errors).',
+  })
   async export(@Query() query: AuditExportQueryDto, @Res() response: Response): Promise<void> {
     const csv = query.format === 'csv';
     const pages = this.audit.pages(filtersOf(query));
     // The first page is read before the headers go out, so a database failure is still a proper error.
     const first = await pages.next();
     response.status(200);
-    response.setHeader('Content-Type', csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+    response.setHeader(
+      'Content-Type',
+      csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+    );
     response.setHeader('Content-Disposition', `attachment; filename="audit.${query.format}"`);
     response.setHeader('Cache-Control', 'no-store');
     if (csv) response.write(`${CSV_COLUMNS.join(',')}\r\n`);
     const write = (entries: AuditEntryRecord[]) =>
-      response.write(entries.map((entry) => (csv ? csvRow(entry) : `${JSON.stringify(toDto(entry))}\n`)).join(''));
+      response.write(
+        entries.map((entry) => (csv ? csvRow(entry) : `${JSON.stringify(toDto(entry))}\n`)).join(''),
+      );
     try {
       if (!first.done) write(first.value);
       for await (const page of pages) {

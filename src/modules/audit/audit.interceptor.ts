@@ -95,7 +95,10 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
     const resultTenant = field(result, 'tenantId');
     if (actorKind === 'admin') {
       details.actorTenantId = user.tenantId;
-      const slug = field(result, 'tenant') ?? request.query?.tenant ?? (request.body as { tenant?: unknown } | undefined)?.tenant;
+      const slug =
+        field(result, 'tenant') ??
+        request.query?.tenant ??
+        (request.body as { tenant?: unknown } | undefined)?.tenant;
       if (typeof slug === 'string' && /^[a-z0-9-]{1,63}$/.test(slug)) details.tenant = slug;
     }
     const draft: AuditDraft = {

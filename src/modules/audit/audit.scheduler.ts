@@ -20,6 +20,9 @@ export class AuditScheduler {
   async prune(): Promise<void> {
     if (!this.config.SCHEDULER_ENABLED) return;
     const deleted = await this.audit.prune();
-    if (deleted) this.logger.log(`audit retention: pruned ${deleted} entries older than ${this.config.AUDIT_RETENTION_DAYS} days`);
+    if (deleted)
+      this.logger.log(
+        `audit retention: pruned ${deleted} entries older than ${this.config.AUDIT_RETENTION_DAYS} days`,
+      );
   }
 }

@@ -1,9 +1,4 @@
-import {
-  Injectable,
-  Logger,
-  type BeforeApplicationShutdown,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -100,7 +95,10 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
   ) {}
 
   /** Appends now: in `manager`'s transaction when given (it must be one), else in a transaction of its own. */
-  async append(drafts: AuditDraft | readonly AuditDraft[], manager?: EntityManager): Promise<AuditEntryRecord[]> {
+  async append(
+    drafts: AuditDraft | readonly AuditDraft[],
+    manager?: EntityManager,
+  ): Promise<AuditEntryRecord[]> {
     const list = Array.isArray(drafts) ? (drafts as readonly AuditDraft[]) : [drafts as AuditDraft];
     if (list.length === 0) return [];
     if (manager) return this.appendIn(manager, list);

@@ -1,4 +1,4 @@
-import { Audited, AuditedRead } from '../../common/decorators/audited.decorator.js';
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,

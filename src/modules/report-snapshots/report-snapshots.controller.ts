@@ -41,14 +41,18 @@ export class ReportSnapshotsController {
     description:
       'Computes the report now, exactly as GET /taip/gains-report or GET /taip/form-8949 (JSON) would, and keeps it with its parameters, who froze it and the integrity checksum of the tenant’s transactions it was computed from. Later imports and refreshes never change it; unlinking the account does not delete it. Recorded in the audit trail.',
   })
-  @ApiEnvelopedResponse(ReportSnapshotDto, { status: 201, description: 'Envelope with the snapshot in `result`.' })
+  @ApiEnvelopedResponse(ReportSnapshotDto, {
+    status: 201,
+    description: 'Envelope with the snapshot in `result`.',
+  })
   @ApiBadRequestResponse({
     description:
       'A field is invalid (named in errors): kind, taxYear (2009 to the current year), accountId, identity (not both), asset, method.',
   })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
   @ApiServiceUnavailableResponse({
-    description: 'The history kept changing while the report was computed (retry after Retry-After); or the database is unavailable.',
+    description:
+      'The history kept changing while the report was computed (retry after Retry-After); or the database is unavailable.',
   })
   async create(
     @CurrentClient() client: AuthenticatedClient,
@@ -71,7 +75,9 @@ export class ReportSnapshotsController {
 
   @Get()
   @ApiOperation({ summary: 'Your report snapshots, newest first (without the reports)' })
-  @ApiEnvelopedResponse(ReportSnapshotListDto, { description: 'Envelope with `result.snapshots` and `result.nextCursor`.' })
+  @ApiEnvelopedResponse(ReportSnapshotListDto, {
+    description: 'Envelope with `result.snapshots` and `result.nextCursor`.',
+  })
   @ApiBadRequestResponse({ description: 'A malformed filter, limit or cursor (named in errors).' })
   async list(
     @CurrentClient() client: AuthenticatedClient,
@@ -119,5 +125,8 @@ function toSummaryDto(record: SnapshotRecord): ReportSnapshotSummaryDto {
 }
 
 function toSnapshotDto(record: SnapshotRecord): ReportSnapshotDto {
-  return { ...toSummaryDto(record), report: JSON.parse(record.report ?? 'null') as ReportSnapshotDto['report'] };
+  return {
+    ...toSummaryDto(record),
+    report: JSON.parse(record.report ?? 'null') as ReportSnapshotDto['report'],
+  };
 }

@@ -1,4 +1,4 @@
-import { Audited, AuditedRead } from '../../common/decorators/audited.decorator.js';
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -34,7 +34,10 @@ export class TaxController {
   constructor(private readonly reports: TaxReportService) {}
 
   @Get('gains-report')
-  @AuditedRead('account.read.gains', { target: { query: 'account_id' }, query: ['tax_year', 'method', 'asset', 'identity'] })
+  @AuditedRead('account.read.gains', {
+    target: { query: 'account_id' },
+    query: ['tax_year', 'method', 'asset', 'identity'],
+  })
   @ApiOperation({
     summary: 'Realized gains of a tax year, prepared for Form 8949',
     description:
@@ -54,7 +57,10 @@ export class TaxController {
   }
 
   @Get('form-8949')
-  @AuditedRead('account.read.form8949', { target: { query: 'account_id' }, query: ['tax_year', 'method', 'asset', 'identity', 'format'] })
+  @AuditedRead('account.read.form8949', {
+    target: { query: 'account_id' },
+    query: ['tax_year', 'method', 'asset', 'identity', 'format'],
+  })
   @ApiOperation({
     summary: 'Form 8949 lines of a tax year, as JSON or CSV',
     description:

@@ -1,4 +1,4 @@
-import { Audited, AuditedRead } from '../../common/decorators/audited.decorator.js';
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';

@@ -1,4 +1,4 @@
-import { Audited, AuditedRead } from '../../../common/decorators/audited.decorator.js';
+import { Audited } from '../../../common/decorators/audited.decorator.js';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,

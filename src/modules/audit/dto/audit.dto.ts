@@ -1,12 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { toInteger } from '../../../common/validation/query-transforms.js';
 
 export const MAX_AUDIT_PAGE = 1000;
 export const DEFAULT_AUDIT_PAGE = 100;
 
-const lowerCase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
+const lowerCase = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.toLowerCase() : value;
 
 export class AuditFiltersDto {
   @ApiPropertyOptional({ description: 'Only entries of this tenant (its UUID).', format: 'uuid' })
@@ -15,13 +27,19 @@ export class AuditFiltersDto {
   @Transform(lowerCase)
   tenantId?: string;
 
-  @ApiPropertyOptional({ description: 'Only entries by this actor (an API clientId).', example: 'sandbox-client' })
+  @ApiPropertyOptional({
+    description: 'Only entries by this actor (an API clientId).',
+    example: 'sandbox-client',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(128)
   actor?: string;
 
-  @ApiPropertyOptional({ description: 'Only entries whose target is this account (its UUID).', format: 'uuid' })
+  @ApiPropertyOptional({
+    description: 'Only entries whose target is this account (its UUID).',
+    format: 'uuid',
+  })
   @IsOptional()
   @IsUUID('all', { message: 'accountId must be a UUID.' })
   @Transform(lowerCase)
@@ -40,7 +58,10 @@ export class AuditFiltersDto {
   @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time.' })
   from?: string;
 
-  @ApiPropertyOptional({ description: 'Entries that occurred before this instant (ISO 8601).', format: 'date-time' })
+  @ApiPropertyOptional({
+    description: 'Entries that occurred before this instant (ISO 8601).',
+    format: 'date-time',
+  })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time.' })
   to?: string;
@@ -77,7 +98,10 @@ export class AuditExportQueryDto extends AuditFiltersDto {
 }
 
 export class AuditActorDto {
-  @ApiProperty({ description: '`client` (partner API client), `admin` (admin API client) or `system`.', enum: ['client', 'admin', 'system'] })
+  @ApiProperty({
+    description: '`client` (partner API client), `admin` (admin API client) or `system`.',
+    enum: ['client', 'admin', 'system'],
+  })
   kind: string;
 
   @ApiProperty({ description: 'The API client’s clientId (or the system job’s name).' })
@@ -102,19 +126,41 @@ export class AuditEntryDto {
   @ApiProperty({ description: 'When the action happened (UTC, milliseconds).', format: 'date-time' })
   occurredAt: string;
 
-  @ApiProperty({ description: 'The tenant whose data the action concerned.', format: 'uuid', nullable: true, type: String })
+  @ApiProperty({
+    description: 'The tenant whose data the action concerned.',
+    format: 'uuid',
+    nullable: true,
+    type: String,
+  })
   tenantId: string | null;
 
   @ApiProperty({ description: 'Who acted.', type: AuditActorDto })
   actor: AuditActorDto;
 
-  @ApiProperty({ description: 'Dotted action name (docs/audit.md lists them).', example: 'account.read.balances' })
+  @ApiProperty({
+    description: 'Dotted action name (docs/audit.md lists them).',
+    example: 'account.read.balances',
+  })
   action: string;
 
-  @ApiProperty({ description: 'What the action was on; null when nothing in particular.', type: AuditTargetDto, nullable: true })
+  @ApiProperty({
+    description:
+      'What the action was on (`kind`, e.g. `account`, and `id`); null when nothing in particular.',
+    type: 'object',
+    nullable: true,
+    required: ['kind', 'id'],
+    properties: {
+      kind: { type: 'string', description: 'What the action was on, e.g. `account`.' },
+      id: { type: 'string', description: 'Its id.' },
+    },
+  })
   target: AuditTargetDto | null;
 
-  @ApiProperty({ description: 'The service’s request id (X-Request-Id; log lines’ req.id).', nullable: true, type: String })
+  @ApiProperty({
+    description: 'The service’s request id (X-Request-Id; log lines’ req.id).',
+    nullable: true,
+    type: String,
+  })
   requestId: string | null;
 
   @ApiProperty({ description: 'The HTTP status answered.', type: 'integer', nullable: true })
@@ -150,7 +196,8 @@ export class AuditVerificationDto {
   entries: number;
 
   @ApiProperty({
-    description: 'Sequence of the first entry that does not verify (edited, missing or out of order); null when valid.',
+    description:
+      'Sequence of the first entry that does not verify (edited, missing or out of order); null when valid.',
     type: 'integer',
     nullable: true,
   })

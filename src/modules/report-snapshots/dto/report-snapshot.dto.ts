@@ -13,19 +13,26 @@ import {
   MinLength,
 } from 'class-validator';
 import { toInteger } from '../../../common/validation/query-transforms.js';
-import { COST_BASIS_METHODS, DEFAULT_COST_BASIS_METHOD, type CostBasisMethod } from '../../../domain/cost-basis/index.js';
+import {
+  COST_BASIS_METHODS,
+  DEFAULT_COST_BASIS_METHOD,
+  type CostBasisMethod,
+} from '../../../domain/cost-basis/index.js';
 import { Form8949Dto, GainsReportDto } from '../../tax/index.js';
 
 export const SNAPSHOT_KINDS = ['gains', 'form8949'] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
 export const MAX_SNAPSHOT_PAGE = 100;
 
-const lowerCase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
-const upperCase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toUpperCase() : value);
+const lowerCase = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.toLowerCase() : value;
+const upperCase = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.toUpperCase() : value;
 
 export class CreateReportSnapshotDto {
   @ApiProperty({
-    description: '`gains`: the gains report (GET /taip/gains-report); `form8949`: Form 8949 as JSON (GET /taip/form-8949).',
+    description:
+      '`gains`: the gains report (GET /taip/gains-report); `form8949`: Form 8949 as JSON (GET /taip/form-8949).',
     enum: SNAPSHOT_KINDS,
   })
   @IsIn([...SNAPSHOT_KINDS], { message: 'kind must be gains or form8949.' })
@@ -62,7 +69,10 @@ export class CreateReportSnapshotDto {
   @MaxLength(200)
   identity?: string;
 
-  @ApiPropertyOptional({ description: 'Only this asset (ticker, case-insensitive). Default: every asset.', example: 'BTC' })
+  @ApiPropertyOptional({
+    description: 'Only this asset (ticker, case-insensitive). Default: every asset.',
+    example: 'BTC',
+  })
   @IsOptional()
   @IsString({ message: 'asset must be a ticker.' })
   @Matches(/^[A-Za-z0-9]{1,20}$/, { message: 'asset must be a ticker of 1-20 letters or digits, e.g. BTC.' })
@@ -122,10 +132,19 @@ export class ReportSnapshotParametersDto {
   @ApiProperty({ description: 'The asset asked for, or `ALL`.', example: 'ALL' })
   asset: string;
 
-  @ApiProperty({ description: 'The account asked for (resolved from identity when given); null: every account.', format: 'uuid', nullable: true, type: String })
+  @ApiProperty({
+    description: 'The account asked for (resolved from identity when given); null: every account.',
+    format: 'uuid',
+    nullable: true,
+    type: String,
+  })
   accountId: string | null;
 
-  @ApiProperty({ description: 'The identity asked for, when the account was named by it.', nullable: true, type: String })
+  @ApiProperty({
+    description: 'The identity asked for, when the account was named by it.',
+    nullable: true,
+    type: String,
+  })
   identity: string | null;
 }
 
@@ -137,14 +156,18 @@ export class ReportSnapshotSummaryDto {
   kind: string;
 
   @ApiProperty({
-    description: 'The account reported on; null: every account of the tenant. Kept after the account is unlinked.',
+    description:
+      'The account reported on; null: every account of the tenant. Kept after the account is unlinked.',
     format: 'uuid',
     nullable: true,
     type: String,
   })
   accountId: string | null;
 
-  @ApiProperty({ description: 'The parameters the report was computed with.', type: ReportSnapshotParametersDto })
+  @ApiProperty({
+    description: 'The parameters the report was computed with.',
+    type: ReportSnapshotParametersDto,
+  })
   parameters: ReportSnapshotParametersDto;
 
   @ApiProperty({ description: 'When it was frozen.', format: 'date-time' })
@@ -178,7 +201,10 @@ export class ReportSnapshotDto extends ReportSnapshotSummaryDto {
 }
 
 export class ReportSnapshotListDto {
-  @ApiProperty({ description: 'Newest first; without the reports (GET one for its report).', type: [ReportSnapshotSummaryDto] })
+  @ApiProperty({
+    description: 'Newest first; without the reports (GET one for its report).',
+    type: [ReportSnapshotSummaryDto],
+  })
   snapshots: ReportSnapshotSummaryDto[];
 
   @ApiProperty({ description: 'Cursor of the next page; null on the last.', nullable: true, type: String })
