@@ -11,8 +11,7 @@ export class AuditTrailAndReportSnapshots1795900000000 implements MigrationInter
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE TABLE "audit_chain" ("id" smallint NOT NULL, "last_sequence" bigint NOT NULL, "last_hash" character(64) NOT NULL, "anchor_sequence" bigint NOT NULL, "anchor_hash" character(64) NOT NULL, "pruned_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_b8d1381b52157dc73c080e39f09" PRIMARY KEY ("id"))`);
-    await queryRunner.query(`CREATE TABLE "audit_entry" ("id" uuid NOT NULL, "sequence" bigint NOT NULL, "occurred_at" TIMESTAMP WITH TIME ZONE NOT NULL, "tenant_id" uuid, "actor_kind" character varying(16) NOT NULL, "actor_id" character varying(128) NOT NULL, "action" character varying(64) NOT NULL, "target_kind" character varying(32), "target_id" character varying(128), "request_id" character varying(128), "status" smallint, "details" text NOT NULL, "prev_hash" character(64) NOT NULL, "hash" character(64) NOT NULL, CONSTRAINT "PK_58a130a4b9da189f46ba2a01801" PRIMARY KEY ("id"))`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "uq_audit_entry_sequence" ON "audit_entry"  ("sequence") `);
+    await queryRunner.query(`CREATE TABLE "audit_entry" ("sequence" bigint NOT NULL, "id" uuid NOT NULL, "occurred_at" TIMESTAMP WITH TIME ZONE NOT NULL, "tenant_id" uuid, "actor_kind" character varying(16) NOT NULL, "actor_id" character varying(128) NOT NULL, "action" character varying(64) NOT NULL, "target_kind" character varying(32), "target_id" character varying(128), "request_id" character varying(128), "status" smallint, "details" text NOT NULL, "prev_hash" character(64) NOT NULL, "hash" character(64) NOT NULL, CONSTRAINT "PK_c30e76145b0ecf802cd4af44910" PRIMARY KEY ("sequence"))`);
     await queryRunner.query(`CREATE INDEX "idx_audit_entry_occurred_at" ON "audit_entry"  ("occurred_at") `);
     await queryRunner.query(`CREATE INDEX "idx_audit_entry_target" ON "audit_entry"  ("target_id", "sequence") `);
     await queryRunner.query(`CREATE INDEX "idx_audit_entry_actor" ON "audit_entry"  ("actor_id", "sequence") `);
@@ -42,7 +41,6 @@ $$`);
     await queryRunner.query(`DROP INDEX "public"."idx_audit_entry_actor"`);
     await queryRunner.query(`DROP INDEX "public"."idx_audit_entry_target"`);
     await queryRunner.query(`DROP INDEX "public"."idx_audit_entry_occurred_at"`);
-    await queryRunner.query(`DROP INDEX "public"."uq_audit_entry_sequence"`);
     await queryRunner.query(`DROP TABLE "audit_entry"`);
     await queryRunner.query(`DROP TABLE "audit_chain"`);
   }

@@ -43,7 +43,7 @@ export interface AuditVerification {
   readonly anchorSequence: string;
 }
 
-/** Entries per INSERT (14 parameters each). */
+/** Entries per INSERT (one statement of 14 array parameters). */
 const INSERT_BATCH = 500;
 /** Entries per read when walking or exporting. */
 const PAGE = 1_000;
@@ -288,35 +288,33 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
       prevHash = hash;
       return entry;
     });
+    // One statement per batch whatever its size: 14 array parameters, unnested by the database.
     for (let start = 0; start < entries.length; start += INSERT_BATCH) {
       const batch = entries.slice(start, start + INSERT_BATCH);
-      const params: unknown[] = [];
-      const values = batch.map((entry) => {
-        const base = params.length;
-        params.push(
-          entry.id,
-          entry.sequence,
-          entry.occurredAt,
-          entry.tenantId,
-          entry.actorKind,
-          entry.actorId,
-          entry.action,
-          entry.targetKind,
-          entry.targetId,
-          entry.requestId,
-          entry.status,
-          entry.details,
-          entry.prevHash,
-          entry.hash,
-        );
-        return `(${Array.from({ length: 14 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
-      });
+      const column = <K extends keyof AuditEntryRecord>(key: K) => batch.map((entry) => entry[key]);
       await runSql(
         manager,
         `INSERT INTO "audit_entry" ("id", "sequence", "occurred_at", "tenant_id", "actor_kind", "actor_id",
            "action", "target_kind", "target_id", "request_id", "status", "details", "prev_hash", "hash")
-         VALUES ${values.join(', ')}`,
-        params,
+         SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::uuid[], $5::varchar[],
+           $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::smallint[],
+           $12::text[], $13::char(64)[], $14::char(64)[])`,
+        [
+          column('id'),
+          column('sequence'),
+          column('occurredAt'),
+          column('tenantId'),
+          column('actorKind'),
+          column('actorId'),
+          column('action'),
+          column('targetKind'),
+          column('targetId'),
+          column('requestId'),
+          column('status'),
+          column('details'),
+          column('prevHash'),
+          column('hash'),
+        ],
       );
     }
     await runSql(manager, `UPDATE "audit_chain" SET "last_sequence" = $1, "last_hash" = $2 WHERE "id" = 1`, [

@@ -11,12 +11,13 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 @Index('idx_audit_entry_target', ['targetId', 'sequence'])
 @Index('idx_audit_entry_occurred_at', ['occurredAt'])
 export class AuditEntryEntity {
-  @PrimaryColumn({ type: 'uuid' })
-  id: string;
-
-  @Index('uq_audit_entry_sequence', { unique: true })
-  @Column({ type: 'bigint' })
+  /** The position in the chain; the key (appends are in this order, so the index only grows at its end). */
+  @PrimaryColumn({ type: 'bigint' })
   sequence: string;
+
+  /** A stable id for the entry (not indexed: entries are found by sequence and the filters). */
+  @Column({ type: 'uuid' })
+  id: string;
 
   @Column({ type: 'timestamptz' })
   occurredAt: Date;
