@@ -4,6 +4,10 @@
  * the chain verification (an edited row is found), concurrent appends and retention.
  */
 import { jest } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../src/common/clock/clock.js';
 import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
@@ -288,6 +292,36 @@ describe('audit trail (e2e)', () => {
     expect(canonicalLine(fields, entries[1]!.prevHash).startsWith(`["${entries[1]!.sequence}",`)).toBe(true);
     expect(entryHash(fields, entries[1]!.prevHash)).toBe(entries[1]!.hash);
     expect(entries[1]!.prevHash).toBe(entries[0]!.hash);
+  });
+
+  it('an export re-verifies offline with scripts/verify-audit.mjs (docs/audit.md), and a changed line fails', async () => {
+    const res = await t.http
+      .get('/admin/audit/export?format=jsonl')
+      .set(bearer(admin))
+      .buffer(true)
+      .parse((stream, done) => {
+        let text = '';
+        stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        stream.on('end', () => done(null, text));
+      })
+      .expect(200);
+    const dir = mkdtempSync(join(tmpdir(), 'audit-'));
+    const file = join(dir, 'audit.jsonl');
+    writeFileSync(file, res.body as string);
+    const run = (path: string) => {
+      try {
+        return execFileSync(process.execPath, ['scripts/verify-audit.mjs', path], { encoding: 'utf8' });
+      } catch (error) {
+        return String((error as { stdout?: string }).stdout);
+      }
+    };
+    expect(run(file)).toMatch(/^valid: \d+ entries/);
+    const lines = (res.body as string).trim().split('\n');
+    const edited = JSON.parse(lines[3]!) as Entry;
+    edited.status = 599;
+    lines[3] = JSON.stringify(edited);
+    writeFileSync(file, lines.join('\n'));
+    expect(run(file)).toBe(`INVALID: entry ${edited.sequence} does not verify\n`);
   });
 
   it('refuses UPDATE and DELETE in the database', async () => {
