@@ -1,5 +1,6 @@
 /** Every migration, in order. `npm run migration:generate` appends here. */
 import type { MigrationInterface } from 'typeorm';
+import { AuditTrailAndReportSnapshots1795900000000 } from './1795900000000-AuditTrailAndReportSnapshots.js';
 import { CapitalMarketAssumptions1795600734219 } from './1795600734219-CapitalMarketAssumptions.js';
 import { IdempotencyKeys1795510473038 } from './1795510473038-IdempotencyKeys.js';
 import { OperatorTenant1795500184242 } from './1795500184242-OperatorTenant.js';
@@ -20,5 +21,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   IdempotencyKeys1795510473038,
   CapitalMarketAssumptions1795600734219,
   AccountReviewAndBackoff1795700000000,
+  AuditTrailAndReportSnapshots1795900000000,
   WebhooksAndOutbox1796000000000,
 ];

@@ -17,6 +17,7 @@ import { CachedBalancesModule, LedgerApiModule } from './modules/ledger/api/inde
 import { LedgerModule } from './modules/ledger/index.js';
 import { SourcesModule } from './modules/sources/index.js';
 import { AdminModule } from './modules/admin/admin.module.js';
+import { AuditModule } from './modules/audit/index.js';
 import { AggregationModule } from './modules/aggregation/aggregation.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
@@ -24,6 +25,7 @@ import { IntegrityModule } from './modules/integrity/integrity.module.js';
 import { MarketModule } from './modules/market/market.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { PortfoliosModule } from './modules/portfolios/portfolios.module.js';
+import { ReportSnapshotsModule } from './modules/report-snapshots/report-snapshots.module.js';
 import { QScoreModule } from './modules/qscore/qscore.module.js';
 import { ScoringModule } from './modules/scoring/scoring.module.js';
 import { SandboxModule } from './modules/sandbox/sandbox.module.js';
@@ -64,11 +66,13 @@ export class AppModule {
         ScoringModule,
         PortfoliosModule,
         TaxModule,
+        ReportSnapshotsModule,
         QScoreModule,
         AggregationModule,
         WalletsModule,
         SimulationModule,
         IdempotencyModule,
+        AuditModule,
         AdminModule,
         MetricsModule,
         WebhooksModule,

@@ -108,7 +108,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
       problems.push(`${key} ${status}: media type ${media || '(none)'} is not documented`);
       return res;
     }
-    if (media === 'text/csv' || media === 'text/plain') return res;
+    if (media === 'text/csv' || media === 'text/plain' || media === 'application/x-ndjson') return res;
     const result = api.validator.validateResponse(res.body, op.operationId, res.status);
     if (!result.valid)
       problems.push(`${key} ${status}: ${JSON.stringify(result.errors)}\n  body: ${res.text.slice(0, 600)}`);
@@ -717,6 +717,63 @@ describe('OpenAPI document against live responses (e2e)', () => {
     expect(problems).toEqual([]);
   });
 
+  it('audit trail and report snapshot operations answer as documented (issue 18 items 4 and 6)', async () => {
+    // Fresh tokens: earlier cases revoke the suite's (client disable/rotate).
+    const partnerNow = await t.token();
+    const adminNow = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
+    const snapshots = 'POST /v1/api/report-snapshots';
+    const created = await call(
+      snapshots,
+      t.http
+        .post('/v1/api/report-snapshots')
+        .set(bearer(partnerNow))
+        .send({ kind: 'gains', taxYear: 2024, accountId: ACCOUNT }),
+    );
+    await call(
+      snapshots,
+      t.http
+        .post('/v1/api/report-snapshots')
+        .set(bearer(partnerNow))
+        .send({ kind: 'form8949', taxYear: 2024 }),
+    );
+    await call(
+      snapshots,
+      t.http.post('/v1/api/report-snapshots').set(bearer(partnerNow)).send({ kind: 'pdf', taxYear: 2024 }),
+    );
+    await call(
+      snapshots,
+      t.http
+        .post('/v1/api/report-snapshots')
+        .set(bearer(partnerNow))
+        .send({ kind: 'gains', taxYear: 2024, accountId: NOBODY }),
+    );
+    expect(created.status).toBe(201);
+    const one = 'GET /v1/api/report-snapshots/{snapshotId}';
+    await call(one, t.http.get(`/v1/api/report-snapshots/${created.body.result.id}`).set(bearer(partnerNow)));
+    await call(one, t.http.get(`/v1/api/report-snapshots/${NOBODY}`).set(bearer(partnerNow)));
+    await call(one, t.http.get('/v1/api/report-snapshots/x').set(bearer(partnerNow)));
+    const list = 'GET /v1/api/report-snapshots';
+    await call(list, t.http.get('/v1/api/report-snapshots?limit=1').set(bearer(partnerNow)));
+    await call(list, t.http.get('/v1/api/report-snapshots?limit=0').set(bearer(partnerNow)));
+
+    const audit = 'GET /admin/audit';
+    await call(audit, t.http.get('/admin/audit?limit=5').set(bearer(adminNow)));
+    await call(
+      audit,
+      t.http.get(`/admin/audit?accountId=${ACCOUNT}&from=2020-01-01T00:00:00Z`).set(bearer(adminNow)),
+    );
+    await call(audit, t.http.get('/admin/audit?limit=5000').set(bearer(adminNow)));
+    await call(audit, t.http.get('/admin/audit').set(bearer(partnerNow)));
+    const exported = 'GET /admin/audit/export';
+    await call(exported, t.http.get('/admin/audit/export?format=csv').set(bearer(adminNow)));
+    await call(exported, t.http.get('/admin/audit/export?format=jsonl').set(bearer(adminNow)));
+    await call(exported, t.http.get('/admin/audit/export').set(bearer(adminNow)));
+    const verify = 'GET /admin/audit/verify';
+    await call(verify, t.http.get('/admin/audit/verify').set(bearer(adminNow)));
+    await call(verify, t.http.get('/admin/audit/verify'));
+    expect(problems).toEqual([]);
+  });
+
   it('every secured operation answers 401 without a token and 403 without its scope; every body operation 413 past the limit', async () => {
     for (const [path, item] of Object.entries(served.paths)) {
       for (const [method, op] of Object.entries(item)) {
@@ -805,7 +862,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
     // 31 + GET, PUT and DELETE of /qsim/assumptions (issue 20) + the 13 admin API operations of issue 17 item 4
     // + the link flow's POST, PUT credentials and DELETE of /v1/api/accounts and the admin reconnect (issue 15)
     // + open lots, harvesting candidates and the Form 1099-DA reconciliation (issue 19)
-    // + the 9 webhook operations of /v1/api/webhooks (issue 18).
-    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9);
+    // + the 9 webhook operations of /v1/api/webhooks (issue 18)
+    // + the audit trail's query, export and verify and the report snapshots' create, list and read (issue 18).
+    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6);
   });
 });

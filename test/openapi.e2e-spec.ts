@@ -134,7 +134,7 @@ describe('OpenAPI document (e2e)', () => {
 
   it('describes each /v1/api success in the envelope {isError: false, message, result, statusCode}', () => {
     const enveloped = operations().filter(({ path }) => path.startsWith('/v1/api/'));
-    expect(enveloped).toHaveLength(10 + 9); // + the 9 webhook operations (issue 18)
+    expect(enveloped).toHaveLength(10 + 9 + 3); // + the 9 webhook operations and the report snapshots' create, list and read (issue 18)
     for (const { key, operation } of enveloped) {
       const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
       expect([key, success.length]).toEqual([key, 1]);
@@ -203,7 +203,7 @@ describe('OpenAPI document (e2e)', () => {
         .filter((p) => ['limit', 'horizon_years', 'tax_year'].includes(p.name))
         .map((p) => [key, p.name, p.schema?.type]),
     );
-    expect(integers.length).toBe(10); // 7 + limit of the admin support read of transactions + tax_year of the 1099-DA reconciliation + limit of webhook deliveries
+    expect(integers.length).toBe(13); // 7 + limit of the admin support read of transactions + tax_year of the 1099-DA reconciliation + limit of webhook deliveries, of /admin/audit and of /v1/api/report-snapshots
     for (const [key, name, type] of integers) expect([key, name, type]).toEqual([key, name, 'integer']);
     for (const [schema, property] of [
       ['TokenResultDto', 'expiresIn'],
@@ -221,6 +221,9 @@ describe('OpenAPI document (e2e)', () => {
       ['PortfolioSummaryDto', 'accounts'],
       ['SimulateRequestDto', 'horizon_years'],
       ['RoiProjectionDto', 'horizon_years'],
+      ['AuditEntryDto', 'sequence'],
+      ['AuditVerificationDto', 'entries'],
+      ['ReportSnapshotSummaryDto', 'dataRowCount'],
     ]) {
       expect([schema, property, schemaOf(schema).properties?.[property]?.type]).toEqual([
         schema,

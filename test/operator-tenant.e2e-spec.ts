@@ -169,6 +169,7 @@ describe('operator tenant and tenant-naming admin API (e2e)', () => {
         accounts: [],
         nextCursor: null,
         counts: { syncing: 0, synced: 0, reconnect_required: 0, error: 0 },
+        needsReview: 0,
       });
       const all = await t.http.get('/admin/accounts?limit=200').set(bearer(admin)).expect(200);
       const tenants = new Set(all.body.accounts.map((a: { tenant: string }) => a.tenant));
@@ -261,6 +262,7 @@ describe('a database seeded before the operator tenant existed (e2e)', () => {
             accounts: [],
             nextCursor: null,
             counts: { syncing: 0, synced: 0, reconnect_required: 0, error: 0 },
+            needsReview: 0,
           });
       } finally {
         await second.close();

@@ -265,6 +265,26 @@ export class AppConfig {
   WEBHOOK_SECRET_OVERLAP_HOURS = 24;
 
   /**
+   * Days the audit trail keeps an entry (docs/audit.md, "Retention"); a daily job prunes older
+   * ones, keeping the chain verifiable. Default 2555 (7 years); SEC rule 204-2 asks for 5.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
+  AUDIT_RETENTION_DAYS = 2555;
+
+  /**
+   * Partner reads are audited in batches: an entry waits at most this long in memory before it is
+   * appended (with every other read of that moment, under one lock). 0 appends each read at once.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  AUDIT_READ_FLUSH_MS = 200;
+
+  /**
    * Per-source refresh schedule overrides (docs/sources.md, "Scheduling"), JSON:
    * `{"<source>": {"intervalMs"?, "maxConcurrent"?, "backoff"?: {"baseMs"?, "capMs"?, "jitter"?}}}`.
    * Checked at start-up (sources/refresh/source-schedule.ts).

@@ -18,6 +18,9 @@ import { PriceHistoryEntity } from '../modules/market/entities/price-history.ent
 import { IdempotencyKeyEntity } from '../modules/idempotency/idempotency-key.entity.js';
 import { PortfolioEntity } from '../modules/portfolios/entities/portfolio.entity.js';
 import { PortfolioAllocationEntity } from '../modules/portfolios/entities/portfolio-allocation.entity.js';
+import { AuditChainEntity } from '../modules/audit/entities/audit-chain.entity.js';
+import { AuditEntryEntity } from '../modules/audit/entities/audit-entry.entity.js';
+import { ReportSnapshotEntity } from '../modules/report-snapshots/entities/report-snapshot.entity.js';
 import { CapitalMarketAssumptionEntity } from '../modules/simulation/entities/capital-market-assumption.entity.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -30,6 +33,7 @@ export const ENTITY_GROUPS = {
   portfolios: [PortfolioEntity, PortfolioAllocationEntity],
   simulation: [CapitalMarketAssumptionEntity],
   idempotency: [IdempotencyKeyEntity],
+  audit: [AuditEntryEntity, AuditChainEntity, ReportSnapshotEntity],
 } satisfies Record<string, EntityClass[]>;
 
 export type EntityGroup = keyof typeof ENTITY_GROUPS;

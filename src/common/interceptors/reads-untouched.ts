@@ -16,3 +16,22 @@ export function leavesReadsUntouched(instance: unknown): boolean {
     (instance as Partial<LeavesReadsUntouched>)[LEAVES_READS_UNTOUCHED] === true
   );
 }
+
+/**
+ * Marks a global interceptor that acts on reads, but whose effect on the cached balances route
+ * the fast path reproduces itself: the audit of reads (the fast path records its reads through
+ * READ_AUDIT). The fast path may then stay on.
+ */
+export const REPRODUCED_ON_FAST_PATH = Symbol('REPRODUCED_ON_FAST_PATH');
+
+export interface ReproducedOnFastPath {
+  readonly [REPRODUCED_ON_FAST_PATH]: true;
+}
+
+export function reproducedOnFastPath(instance: unknown): boolean {
+  return (
+    typeof instance === 'object' &&
+    instance !== null &&
+    (instance as Partial<ReproducedOnFastPath>)[REPRODUCED_ON_FAST_PATH] === true
+  );
+}

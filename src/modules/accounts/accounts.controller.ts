@@ -1,3 +1,4 @@
+import { Audited } from '../../common/decorators/audited.decorator.js';
 import {
   Body,
   Controller,
@@ -86,6 +87,7 @@ export class AccountsController {
   }
 
   @Post('accounts')
+  @Audited('account.linked', { target: { result: 'accountId' } })
   @HttpCode(202)
   @ApiOperation({
     summary: 'Link an account: exchange credentials, a watched address, or a bitcoin xpub',
@@ -122,6 +124,7 @@ export class AccountsController {
   }
 
   @Put('accounts/:accountId/credentials')
+  @Audited('account.credentials_replaced')
   @HttpCode(202)
   @ApiOperation({
     summary: 'Reconnect an account with new credentials',
@@ -148,6 +151,7 @@ export class AccountsController {
   }
 
   @Delete('accounts/:accountId')
+  @Audited('account.unlinked')
   @HttpCode(204)
   @ApiOperation({
     summary: 'Unlink an account',

@@ -1,3 +1,4 @@
+import { Audited } from '../../common/decorators/audited.decorator.js';
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scopes } from '../../common/decorators/auth.decorators.js';
@@ -11,6 +12,7 @@ export class AdminMarketController {
   constructor(private readonly market: AdminMarketService) {}
 
   @Post('refresh')
+  @Audited('market.refreshed')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Refresh market data now',

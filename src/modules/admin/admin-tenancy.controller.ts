@@ -1,3 +1,4 @@
+import { Audited } from '../../common/decorators/audited.decorator.js';
 import { Body, Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -40,6 +41,7 @@ export class AdminTenantsController {
   constructor(private readonly tenants: TenantsService) {}
 
   @Post()
+  @Audited('tenant.created')
   @ApiOperation({
     summary: 'Create a tenant',
     description:
@@ -83,6 +85,7 @@ export class AdminClientsController {
   constructor(private readonly clients: ClientsService) {}
 
   @Post()
+  @Audited('client.created')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'Create an API client; the secret is shown once',
@@ -118,6 +121,7 @@ export class AdminClientsController {
   }
 
   @Post(':clientId/rotate')
+  @Audited('client.secret_rotated')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
@@ -135,6 +139,7 @@ export class AdminClientsController {
   }
 
   @Post(':clientId/disable')
+  @Audited('client.disabled')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Disable a client',
@@ -155,6 +160,7 @@ export class AdminClientsController {
   }
 
   @Post(':clientId/enable')
+  @Audited('client.enabled')
   @HttpCode(200)
   @ApiOperation({ summary: 'Re-enable a disabled client', description: 'Its secret is unchanged.' })
   @ApiOkResponse({ type: ClientDto })

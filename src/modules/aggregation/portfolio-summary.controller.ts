@@ -1,3 +1,4 @@
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -33,6 +34,7 @@ export class PortfolioSummaryController {
   constructor(private readonly summaries: PortfolioSummaryService) {}
 
   @Get('summary')
+  @AuditedRead('account.read.summary', { target: { query: 'account_id' } })
   @ApiOperation({
     summary: 'Aggregated holdings across linked accounts',
     description:

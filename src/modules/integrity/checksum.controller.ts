@@ -1,3 +1,4 @@
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query, UseInterceptors } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
@@ -15,6 +16,7 @@ export class ChecksumController {
   constructor(private readonly checksums: ChecksumService) {}
 
   @Get('checksum')
+  @AuditedRead('account.read.checksum', { query: ['platform', 'collectionId', 'identity'] })
   @ApiOperation({
     summary: "Checksum of the caller's transactions, for reconciliation",
     description:

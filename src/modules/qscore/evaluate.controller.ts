@@ -1,3 +1,4 @@
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -40,6 +41,7 @@ export class EvaluateController {
   constructor(private readonly evaluations: AccountEvaluationService) {}
 
   @Post('evaluate')
+  @AuditedRead('account.read.qscore', { target: { body: 'account_id' } })
   @HttpCode(200)
   @ApiOperation({
     summary: 'QScore of a linked account’s holdings as of a date',

@@ -6,6 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { DEFAULT_COST_BASIS_METHOD } from '../../domain/cost-basis/index.js';
@@ -28,6 +29,10 @@ export class TaxLotsController {
   constructor(private readonly lots: TaxLotsService) {}
 
   @Get('lots')
+  @AuditedRead('account.read.lots', {
+    target: { query: 'account_id' },
+    query: ['method', 'asset', 'identity'],
+  })
   @ApiOperation({
     summary: 'Open lots with basis, unrealized gain, holding term and the date each turns long-term',
     description:
@@ -44,6 +49,10 @@ export class TaxLotsController {
   }
 
   @Get('harvesting-candidates')
+  @AuditedRead('account.read.harvesting_candidates', {
+    target: { query: 'account_id' },
+    query: ['method', 'asset', 'identity', 'min_loss', 'wash_sale'],
+  })
   @ApiOperation({
     summary: 'Tax-loss harvesting candidates: lots at an unrealized loss, short and long term',
     description:

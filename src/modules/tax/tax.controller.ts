@@ -1,3 +1,4 @@
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -42,6 +43,10 @@ export class TaxController {
   constructor(private readonly reports: TaxReportService) {}
 
   @Get('gains-report')
+  @AuditedRead('account.read.gains', {
+    target: { query: 'account_id' },
+    query: ['tax_year', 'method', 'asset', 'identity'],
+  })
   @ApiOperation({
     summary: 'Realized gains of a tax year, prepared for Form 8949',
     description:
@@ -61,6 +66,10 @@ export class TaxController {
   }
 
   @Get('form-8949')
+  @AuditedRead('account.read.form8949', {
+    target: { query: 'account_id' },
+    query: ['tax_year', 'method', 'asset', 'identity', 'format'],
+  })
   @ApiOperation({
     summary: 'Form 8949 lines of a tax year, as JSON or CSV',
     description:
@@ -90,6 +99,10 @@ export class TaxController {
 
   @Post('form-1099-da/reconciliation')
   @HttpCode(200)
+  @AuditedRead('account.read.form1099da_reconciliation', {
+    target: { query: 'account_id' },
+    query: ['tax_year', 'method', 'identity'],
+  })
   @ApiOperation({
     summary: 'Reconcile a broker’s Form 1099-DA with the service’s disposals of the year',
     description:

@@ -21,5 +21,6 @@ import { MarketModule } from '../market/market.module.js';
   imports: [AccountsModule, LedgerModule, MarketModule],
   controllers: [TaxController, TaxLotsController],
   providers: [TaxAccountSelection, TaxReportService, TaxLotsService],
+  exports: [TaxReportService],
 })
 export class TaxModule {}

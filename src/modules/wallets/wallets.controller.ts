@@ -1,3 +1,4 @@
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
@@ -30,6 +31,7 @@ export class WalletsController {
   constructor(private readonly wallets: WalletsService) {}
 
   @Get('wallets')
+  @AuditedRead('account.read.wallets')
   @ApiOperation({
     summary: 'The tenant’s on-chain wallets with holdings, cost basis and unrealized gain',
     description:

@@ -1,3 +1,4 @@
+import { Audited } from '../../../common/decorators/audited.decorator.js';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -60,6 +61,7 @@ export class AdminAccountsController {
   ) {}
 
   @Post()
+  @Audited('account.linked', { target: { result: 'accountId' } })
   @ApiOperation({
     summary: 'Link an account for a tenant',
     description:
@@ -123,6 +125,7 @@ export class AdminAccountsController {
   }
 
   @Post(':accountId/refresh')
+  @Audited('account.refreshed')
   @HttpCode(200)
   @ApiOperation({ summary: 'Refresh an account now (ignores the 30-minute rule)' })
   @ApiOkResponse({ type: RefreshResultDto })
@@ -143,6 +146,7 @@ export class AdminAccountsController {
   }
 
   @Post(':accountId/import')
+  @Audited('account.imported')
   @HttpCode(200)
   @ApiOperation({
     summary: "Import transactions from a file into a csv account: the service's CSV or an exchange export",
@@ -202,6 +206,7 @@ export class AdminAccountsController {
   }
 
   @Put(':accountId/credentials')
+  @Audited('account.credentials_replaced')
   @ApiOperation({
     summary: 'Reconnect an account of a tenant with new credentials',
     description:
@@ -226,6 +231,7 @@ export class AdminAccountsController {
   }
 
   @Delete(':accountId')
+  @Audited('account.unlinked')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete an account with its transactions and balances' })
   @ApiNoContentResponse({ description: 'Deleted; accounts it had transfers with get new balances.' })

@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { READ_AUDIT, type ReadAuditPort } from '../../../common/ports/read-audit.port.js';
 import {
   AccountDataService,
   AccountsService,
@@ -16,6 +17,7 @@ export interface SupportRead {
   adminClientId: string;
   tenant: string;
   accountId: string;
+  requestId: string | null;
   what: 'account' | 'balances' | 'transactions';
 }
 
@@ -39,18 +41,19 @@ export class SupportReadsService {
   constructor(
     private readonly accounts: AccountsService,
     private readonly data: AccountDataService,
+    @Inject(READ_AUDIT) private readonly audit: ReadAuditPort,
   ) {}
 
   async account(read: Omit<SupportRead, 'what'>): Promise<AdminAccountDto> {
     const account = await this.accounts.adminFind(read.accountId, read.tenant);
-    this.record({ ...read, what: 'account' });
+    this.record({ ...read, what: 'account' }, account.tenantId);
     return toAdminAccount(account, read.tenant);
   }
 
   async balances(read: Omit<SupportRead, 'what'>): Promise<BalancesResultDto> {
     const tenantId = await this.accounts.tenantIdOf(read.tenant);
     const view = await this.data.balancesOf(tenantId, read.accountId, false);
-    this.record({ ...read, what: 'balances' });
+    this.record({ ...read, what: 'balances' }, tenantId);
     return toBalancesResult(view);
   }
 
@@ -66,17 +69,26 @@ export class SupportReadsService {
       limit: query.limit,
       cursor: query.cursor,
     });
-    this.record({ ...read, what: 'transactions' });
+    this.record({ ...read, what: 'transactions' }, tenantId);
     return toTransactionsResult(view);
   }
 
   /**
-   * AUDIT HOOK: every support read of a tenant's data passes here, once it has succeeded (a 404
-   * reads nothing). Once the audit trail exists, record each read in it here (admin client,
-   * tenant, account, what was read, the request id) — in the same place, so no read escapes it.
-   * Until then it is logged at info level, which is the whole record for now.
+   * Every support read of a tenant's data passes here, once it has succeeded (a 404 reads
+   * nothing): recorded in the audit trail (docs/audit.md) under the tenant read, with the admin
+   * client as actor, and logged at info level.
    */
-  private record(read: SupportRead): void {
+  private record(read: SupportRead, tenantId: string): void {
+    this.audit.recordRead({
+      tenantId,
+      actorKind: 'admin',
+      actorId: read.adminClientId,
+      action: `account.read.${read.what === 'account' ? 'account' : read.what}`,
+      accountId: read.accountId,
+      requestId: read.requestId,
+      status: 200,
+      details: { support: true, tenant: read.tenant },
+    });
     this.logger.log(
       `Support read: admin client ${read.adminClientId} read the ${read.what} of account ${read.accountId} in tenant ${read.tenant}`,
     );

@@ -6,6 +6,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
+import { RequestId } from '../../../common/decorators/audited.decorator.js';
 import { CurrentClient, Scopes } from '../../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../../common/http/request-context.js';
 import { UuidParam } from '../../../common/validation/validation.js';
@@ -31,8 +32,9 @@ export class SupportController {
     @UuidParam('accountId') accountId: string,
     @Query() { tenant }: SupportTenantQueryDto,
     @CurrentClient() admin: AuthenticatedClient,
+    @RequestId() requestId: string | null,
   ): Promise<AdminAccountDto> {
-    return this.reads.account({ adminClientId: admin.clientId, tenant, accountId });
+    return this.reads.account({ adminClientId: admin.clientId, tenant, accountId, requestId });
   }
 
   @Get(':accountId/balances')
@@ -47,8 +49,9 @@ export class SupportController {
     @UuidParam('accountId') accountId: string,
     @Query() { tenant }: SupportTenantQueryDto,
     @CurrentClient() admin: AuthenticatedClient,
+    @RequestId() requestId: string | null,
   ): Promise<BalancesResultDto> {
-    return this.reads.balances({ adminClientId: admin.clientId, tenant, accountId });
+    return this.reads.balances({ adminClientId: admin.clientId, tenant, accountId, requestId });
   }
 
   @Get(':accountId/transactions')
@@ -63,7 +66,8 @@ export class SupportController {
     @UuidParam('accountId') accountId: string,
     @Query() { tenant, ...query }: SupportTransactionsQueryDto,
     @CurrentClient() admin: AuthenticatedClient,
+    @RequestId() requestId: string | null,
   ): Promise<TransactionsResultDto> {
-    return this.reads.transactions({ adminClientId: admin.clientId, tenant, accountId }, query);
+    return this.reads.transactions({ adminClientId: admin.clientId, tenant, accountId, requestId }, query);
   }
 }

@@ -1,3 +1,4 @@
+import { AuditedRead } from '../../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query, Res, UseInterceptors } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -31,6 +32,7 @@ export class LedgerController {
   constructor(private readonly data: AccountDataService) {}
 
   @Get('account/:accountId/transactions')
+  @AuditedRead('account.read.transactions', { query: ['from', 'to', 'limit', 'cursor', 'forceRefresh'] })
   @ApiOperation({
     operationId: 'AccountsController_transactions',
     summary: 'Transactions of an account',
@@ -57,6 +59,7 @@ export class LedgerController {
   }
 
   @Get('account/:accountId/balances')
+  @AuditedRead('account.read.balances', { query: ['forceRefresh'] })
   @ApiOperation({
     operationId: 'AccountsController_balances',
     summary:

@@ -8,8 +8,9 @@ import {
 } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
 import { isObservable, lastValueFrom } from 'rxjs';
-import type { ServiceRequest } from '../../../../common/http/request-context.js';
+import type { AuthenticatedClient, ServiceRequest } from '../../../../common/http/request-context.js';
 import { envelope } from '../../../../common/interceptors/envelope.interceptor.js';
+import { READ_AUDIT, type ReadAuditPort } from '../../../../common/ports/read-audit.port.js';
 import { VERIFIED_BEARER, type VerifiedBearerPort } from '../../../../common/ports/verified-bearer.port.js';
 import { labelRoute } from '../../../metrics/route-label.js';
 import { AccountDataService, type CachedBalancesView } from '../account-data.service.js';
@@ -17,6 +18,8 @@ import { cacheStatus, toBalancesResult } from '../ledger.mapper.js';
 import { CachedBalancesRoute, CONTROLLER, HANDLER } from './cached-balances.route.js';
 import type { RenderedBalances } from '../../balances/balances-read.cache.js';
 import { RouteExecutionContext } from './route-execution-context.js';
+
+const BALANCES_ROUTE = '/v1/api/account/:accountId/balances';
 
 /**
  * The fast path of `GET /v1/api/account/{accountId}/balances`, the endpoint partners poll.
@@ -52,6 +55,7 @@ export class CachedBalancesMiddleware implements NestMiddleware<ServiceRequest, 
     @Inject(VERIFIED_BEARER) private readonly bearer: VerifiedBearerPort,
     private readonly data: AccountDataService,
     private readonly route: CachedBalancesRoute,
+    @Inject(READ_AUDIT) private readonly audit: ReadAuditPort,
   ) {}
 
   use(request: ServiceRequest, response: Response, next: NextFunction): void | Promise<void> {
@@ -62,9 +66,9 @@ export class CachedBalancesMiddleware implements NestMiddleware<ServiceRequest, 
     const client = this.bearer.knownClient(request);
     const view = client && this.data.cachedBalancesOf(client.tenantId, accountId);
     if (!view) return next();
-    labelRoute(request, '/v1/api/account/:accountId/balances'); // counted as the route (metrics)
+    labelRoute(request, BALANCES_ROUTE); // counted as the route (metrics)
     const context = new RouteExecutionContext(request, response, next, CONTROLLER, HANDLER);
-    return this.guarded(context, guards, 0, response, view);
+    return this.guarded(context, guards, 0, response, view, client, accountId);
   }
 
   /** Once, at the first request (the application is complete by then): the plan, logged when off. */
@@ -82,6 +86,8 @@ export class CachedBalancesMiddleware implements NestMiddleware<ServiceRequest, 
     index: number,
     response: Response,
     view: CachedBalancesView,
+    client: AuthenticatedClient,
+    accountId: string,
   ): void | Promise<void> {
     for (let i = index; i < guards.length; i++) {
       const passed = guards[i]!.canActivate(context);
@@ -90,10 +96,22 @@ export class CachedBalancesMiddleware implements NestMiddleware<ServiceRequest, 
       // A shared (Redis) counter, or any guard that answers asynchronously.
       return (isObservable(passed) ? lastValueFrom(passed) : Promise.resolve(passed)).then((settled) => {
         if (!settled) throw new ForbiddenException('Forbidden resource');
-        return this.guarded(context, guards, i + 1, response, view);
+        return this.guarded(context, guards, i + 1, response, view, client, accountId);
       });
     }
     this.reply(response, view);
+    const request = context.getRequest<ServiceRequest>();
+    // What the audit interceptor records on the route (docs/audit.md): queued, never awaited.
+    this.audit.recordRead({
+      tenantId: client.tenantId,
+      actorKind: client.scopes.includes('admin') ? 'admin' : 'client',
+      actorId: client.clientId,
+      action: 'account.read.balances',
+      accountId: accountId.toLowerCase(),
+      requestId: request.id === undefined ? null : String(request.id),
+      status: 200,
+      details: { method: request.method, route: BALANCES_ROUTE, fastPath: true },
+    });
   }
 
   /**

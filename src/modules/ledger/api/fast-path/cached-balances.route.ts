@@ -6,7 +6,10 @@ import {
 } from '@nestjs/common/constants.js';
 import { DiscoveryService, ModulesContainer, Reflector } from '@nestjs/core';
 import { EnvelopeInterceptor } from '../../../../common/interceptors/envelope.interceptor.js';
-import { leavesReadsUntouched } from '../../../../common/interceptors/reads-untouched.js';
+import {
+  leavesReadsUntouched,
+  reproducedOnFastPath,
+} from '../../../../common/interceptors/reads-untouched.js';
 import { LedgerController } from '../ledger.controller.js';
 
 /** The route the fast path answers for. */
@@ -38,7 +41,12 @@ export class CachedBalancesRoute {
     const globalGuards = this.discovery.getProviders().filter((wrapper) => wrapper.subtype === 'guard');
     const globalInterceptors = this.discovery
       .getProviders()
-      .filter((wrapper) => wrapper.subtype === 'interceptor' && !leavesReadsUntouched(wrapper.instance));
+      .filter(
+        (wrapper) =>
+          wrapper.subtype === 'interceptor' &&
+          !leavesReadsUntouched(wrapper.instance) &&
+          !reproducedOnFastPath(wrapper.instance),
+      );
     const scoped = globalGuards.find((wrapper) => !wrapper.isDependencyTreeStatic());
     if (scoped) return { on: false, reason: `a global guard is request-scoped (${String(scoped.name)})` };
     if (globalInterceptors.length > 0)

@@ -1,0 +1,23 @@
+/**
+ * Records a read of account data in the audit trail (docs/audit.md). Implemented by the audit
+ * module (AuditService.recordRead); used by its interceptor and by the cached balances fast path,
+ * which answers without Nest's interceptors and so records its reads itself.
+ */
+export const READ_AUDIT = Symbol('READ_AUDIT');
+
+export interface AuditedRead {
+  readonly tenantId: string;
+  readonly actorKind: 'client' | 'admin';
+  readonly actorId: string;
+  /** e.g. `account.read.balances`. */
+  readonly action: string;
+  readonly accountId: string | null;
+  readonly requestId: string | null;
+  readonly status: number;
+  readonly details?: Record<string, unknown>;
+}
+
+export interface ReadAuditPort {
+  /** Never throws and never waits: the entry is appended within AUDIT_READ_FLUSH_MS. */
+  recordRead(read: AuditedRead): void;
+}

@@ -1,0 +1,163 @@
+import {
+  HttpException,
+  Injectable,
+  Logger,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
+import { Reflector } from '@nestjs/core';
+import { catchError, from, mergeMap, throwError, type Observable } from 'rxjs';
+import { AUDITED, type AuditedRoute } from '../../common/decorators/audited.decorator.js';
+import { DomainError } from '../../common/errors/domain-error.js';
+import { statusForCode } from '../../common/errors/problem-details.js';
+import { ReplayedResponse } from '../../common/http/replayed-response.js';
+import type { AuthenticatedClient, ServiceRequest } from '../../common/http/request-context.js';
+import {
+  REPRODUCED_ON_FAST_PATH,
+  type ReproducedOnFastPath,
+} from '../../common/interceptors/reads-untouched.js';
+import { AuditService, type AuditDraft } from './audit.service.js';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const ADMIN_WRITE: AuditedRoute = { action: 'admin.write', kind: 'write' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Records audited requests (docs/audit.md): routes marked @Audited / @AuditedRead, and every
+ * authenticated write under `/admin`. A write's entry is appended before its answer goes out
+ * (a failed append falls back to the retried in-memory queue and is logged); a read's entry is
+ * queued (AuditService.recordRead). Successes and failures alike, with the status answered. The
+ * cached balances fast path records its own reads (REPRODUCED_ON_FAST_PATH).
+ */
+@Injectable()
+export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
+  readonly [REPRODUCED_ON_FAST_PATH] = true as const;
+  private readonly logger = new Logger('Audit');
+
+  constructor(
+    private readonly audit: AuditService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const request = context.switchToHttp().getRequest<ServiceRequest>();
+    const user = request.user;
+    if (!user) return next.handle();
+    const marked = this.reflector.get<AuditedRoute | undefined>(AUDITED, context.getHandler());
+    const route =
+      marked ??
+      (WRITE_METHODS.has(request.method) && request.path.startsWith('/admin/') ? ADMIN_WRITE : undefined);
+    if (!route) return next.handle();
+    const success = (this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ??
+      (request.method === 'POST' ? 201 : 200)) as number;
+    return next.handle().pipe(
+      mergeMap((result) => from(this.record(route, request, user, success, result).then(() => result))),
+      catchError((error: unknown) => {
+        if (error instanceof ReplayedResponse) return throwError(() => error);
+        return from(this.record(route, request, user, statusOf(error), undefined)).pipe(
+          mergeMap(() => throwError(() => error)),
+        );
+      }),
+    );
+  }
+
+  private async record(
+    route: AuditedRoute,
+    request: ServiceRequest,
+    user: AuthenticatedClient,
+    status: number,
+    result: unknown,
+  ): Promise<void> {
+    const actorKind = user.scopes.includes('admin') ? 'admin' : 'client';
+    const accountId = targetOf(route, request, result);
+    const details: Record<string, unknown> = { method: request.method, route: routePath(request) };
+    for (const name of route.query ?? []) {
+      const value = request.query[name];
+      if (typeof value === 'string') details[name] = value;
+    }
+    if (route.kind === 'read') {
+      this.audit.recordRead({
+        tenantId: user.tenantId,
+        actorKind,
+        actorId: user.clientId,
+        action: route.action,
+        accountId,
+        requestId: requestIdOf(request),
+        status,
+        details,
+      });
+      return;
+    }
+    // An admin acting on a tenant's data: the entry belongs to that tenant when the answer names it.
+    const resultTenant = field(result, 'tenantId');
+    if (actorKind === 'admin') {
+      details.actorTenantId = user.tenantId;
+      const slug =
+        field(result, 'tenant') ??
+        request.query?.tenant ??
+        (request.body as { tenant?: unknown } | undefined)?.tenant;
+      if (typeof slug === 'string' && /^[a-z0-9-]{1,63}$/.test(slug)) details.tenant = slug;
+    }
+    const draft: AuditDraft = {
+      tenantId: resultTenant && UUID.test(resultTenant) ? resultTenant.toLowerCase() : user.tenantId,
+      actor: { kind: actorKind, id: user.clientId },
+      action: route.action,
+      target: accountId ? { kind: 'account', id: accountId } : null,
+      requestId: requestIdOf(request),
+      status,
+      details,
+    };
+    try {
+      await this.audit.append(draft);
+    } catch (error) {
+      this.logger.error(
+        { err: error instanceof Error ? error.message : String(error), action: draft.action },
+        'could not append an audit entry; queued for retry',
+      );
+      this.audit.enqueue(draft);
+    }
+  }
+}
+
+function targetOf(route: AuditedRoute, request: ServiceRequest, result: unknown): string | null {
+  const target = route.target;
+  let value: unknown;
+  if (!target) value = request.params?.accountId;
+  else if ('param' in target) value = request.params?.[target.param];
+  else if ('query' in target) value = request.query?.[target.query];
+  else if ('body' in target) value = (request.body as Record<string, unknown> | undefined)?.[target.body];
+  else value = field(result, target.result);
+  return typeof value === 'string' && value.length > 0 ? value.toLowerCase().slice(0, 128) : null;
+}
+
+/** A string field of a handler result, or of the envelope's `result` around it. */
+function field(result: unknown, name: string): string | undefined {
+  if (result === null || typeof result !== 'object') return undefined;
+  const direct = (result as Record<string, unknown>)[name];
+  if (typeof direct === 'string') return direct;
+  const inner = (result as { result?: unknown }).result;
+  if (inner !== null && typeof inner === 'object') {
+    const nested = (inner as Record<string, unknown>)[name];
+    if (typeof nested === 'string') return nested;
+  }
+  return undefined;
+}
+
+function routePath(request: ServiceRequest): string {
+  const route = (request as { route?: { path?: unknown } }).route;
+  return typeof route?.path === 'string' ? route.path : request.path;
+}
+
+export function requestIdOf(request: ServiceRequest): string | null {
+  const id = (request as { id?: unknown }).id;
+  return id === undefined || id === null ? null : String(id);
+}
+
+function statusOf(error: unknown): number {
+  if (error instanceof HttpException) return error.getStatus();
+  if (error instanceof DomainError) return statusForCode(error.code);
+  return 500;
+}

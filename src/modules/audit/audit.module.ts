@@ -1,0 +1,29 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { READ_AUDIT } from '../../common/ports/read-audit.port.js';
+import { AuditController } from './audit.controller.js';
+import { AuditInterceptor } from './audit.interceptor.js';
+import { AuditScheduler } from './audit.scheduler.js';
+import { AuditService } from './audit.service.js';
+
+/**
+ * The audit trail (issue 18 item 4, docs/audit.md).
+ *
+ * Owns: the `audit_entry` table and its chain head `audit_chain` (append-only, hash-chained), the
+ * global interceptor that records audited routes and admin writes, the retention job and the
+ * admin API `/admin/audit`. Global: any module may append (AuditService.append, in its own
+ * transaction) and the cached balances fast path records its reads through READ_AUDIT. Calls
+ * nobody but the database.
+ */
+@Global()
+@Module({
+  controllers: [AuditController],
+  providers: [
+    AuditService,
+    AuditScheduler,
+    { provide: READ_AUDIT, useExisting: AuditService },
+    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+  ],
+  exports: [AuditService, READ_AUDIT],
+})
+export class AuditModule {}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import { AccountsModule } from '../accounts/index.js';
+import { IntegrityModule } from '../integrity/integrity.module.js';
+import { TaxModule } from '../tax/index.js';
+import { ReportSnapshotsController } from './report-snapshots.controller.js';
+import { ReportSnapshotsService } from './report-snapshots.service.js';
+
+/**
+ * Report snapshots (issue 18 item 6, docs/tax-report.md "Report snapshots").
+ *
+ * Owns: the `report_snapshot` table (no foreign key to `account`: a snapshot is a record and
+ * outlives the account's unlink). Calls `tax` (the report, as the live endpoints make it),
+ * `integrity` (the checksum), `accounts` (resolving the account) and `audit` (its entry, in the
+ * snapshot's transaction).
+ */
+@Module({
+  imports: [TaxModule, IntegrityModule, AccountsModule],
+  controllers: [ReportSnapshotsController],
+  providers: [ReportSnapshotsService, CursorCodec],
+})
+export class ReportSnapshotsModule {}
