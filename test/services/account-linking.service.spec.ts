@@ -96,7 +96,9 @@ describe('linking accounts (service tier)', () => {
   it('refuses synthetic sources where they are not allowed and lists the others', async () => {
     await expect(
       accounts.create(tenantId, { platform: 'coinbase', identity: identity(), source: 'sandbox' }, false),
-    ).rejects.toMatchObject({ fieldErrors: { source: ['source must be one of: bitcoin, csv, ethereum, exchange, regional'] } });
+    ).rejects.toMatchObject({
+      fieldErrors: { source: ['source must be one of: bitcoin, csv, ethereum, exchange, regional'] },
+    });
   });
 
   it('asks a registered connector for its settings and lets it refuse credentials', async () => {

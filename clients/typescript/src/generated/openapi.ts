@@ -117,6 +117,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Query the audit trail
+         * @description Entries in sequence order (oldest first), filtered by tenant, actor, account, action and time (`from` inclusive, `to` exclusive); cursor-paginated, up to 1000 a page.
+         */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the audit trail as CSV or JSON Lines
+         * @description Every entry matching the filters, streamed in sequence order. CSV: a header row, then one RFC 4180 row per entry (`details` is its canonical JSON text). JSONL: one entry a line, as in the query answer. Each row carries its hashes, so an export can be re-verified offline (docs/audit.md).
+         */
+        get: operations["AuditController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the hash chain
+         * @description Walks every entry from the retention anchor to the chain head, recomputing each hash (docs/audit.md) and checking each link; the first entry that does not verify (edited, deleted, reordered) is named.
+         */
+        get: operations["AuditController_verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/clients": {
         parameters: {
             query?: never;
@@ -605,6 +665,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/taip/form-1099-da/reconciliation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile a broker’s Form 1099-DA with the service’s disposals of the year
+         * @description The body is the broker’s 1099-DA as CSV (Content-Type text/csv, up to 5 MB) in the documented layout of the form’s boxes (docs/tax-report.md, "Form 1099-DA reconciliation"). Each line is matched with the year’s Form 8949 lines of the account (or the tenant): per lot, per sale, or the one sale of the asset that day; the answer lists the matches, the differences (units, date acquired, proceeds, basis, term: both values) and what is unmatched on either side. Nothing is stored. An addition to the published API.
+         */
+        post: operations["TaxController_reconcileForm1099Da"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/taip/form-8949": {
         parameters: {
             query?: never;
@@ -637,6 +717,46 @@ export interface paths {
          * @description Every account of the tenant, or one (`account_id` or `identity`). Same cost-basis engine and ledger as the balances: summed over all years, the FIFO report equals the balances’ realizedGainLoss. Wash-sale rules are not applied. Rules: docs/tax-report.md.
          */
         get: operations["TaxController_gainsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/taip/harvesting-candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tax-loss harvesting candidates: lots at an unrealized loss, short and long term
+         * @description Known-basis lots whose unrealized loss at the latest stored price is at least `min_loss`, largest first, with the loss realizable now; wash-sale rules do not apply to digital assets today (`wash_sale=assume` shows what they would disallow). An addition to the published API; rules: docs/tax-report.md, "Harvesting candidates".
+         */
+        get: operations["TaxLotsController_harvestingCandidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/taip/lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open lots with basis, unrealized gain, holding term and the date each turns long-term
+         * @description Every account of the tenant, or one (`account_id` or `identity`), valued at the latest stored prices. Summed per asset the lots equal the balances (same engine and ledger). An addition to the published API; rules: docs/tax-report.md, "Open lots".
+         */
+        get: operations["TaxLotsController_openLots"];
         put?: never;
         post?: never;
         delete?: never;
@@ -800,6 +920,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/report-snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your report snapshots, newest first (without the reports) */
+        get: operations["ReportSnapshotsController_list"];
+        put?: never;
+        /**
+         * Freeze a gains report or Form 8949
+         * @description Computes the report now, exactly as GET /taip/gains-report or GET /taip/form-8949 (JSON) would, and keeps it with its parameters, who froze it and the integrity checksum of the tenant’s transactions it was computed from. Later imports and refreshes never change it; unlinking the account does not delete it. Recorded in the audit trail.
+         */
+        post: operations["ReportSnapshotsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/report-snapshots/{snapshotId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One report snapshot, with its report exactly as frozen
+         * @description `report` is the report as produced when frozen; `reportSha256` is the SHA-256 of its JSON text (JSON.stringify of `result.report`).
+         */
+        get: operations["ReportSnapshotsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/token": {
         parameters: {
             query?: never;
@@ -814,6 +975,138 @@ export interface paths {
          * @description Credentials as JSON body fields, or as headers `clientId` and `clientSecret` with `accept: application/json`. The body wins when both are sent.
          */
         post: operations["TokenController_issue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant’s webhook endpoints
+         * @description An addition to the spec (issue 18); see docs/events.md.
+         */
+        get: operations["WebhooksController_list"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Events of the caller’s tenant of the chosen types are POSTed to `url`, signed per Standard Webhooks (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer carries the signing `secret`: it is shown only here and on rotation. An addition to the spec (issue 18); see docs/events.md.
+         */
+        post: operations["WebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description An addition to the spec (issue 18); see docs/events.md.
+         */
+        get: operations["WebhooksController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its pending deliveries are dropped with it. An addition to the spec (issue 18); see docs/events.md.
+         */
+        delete: operations["WebhooksController_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Any of `url`, `eventTypes`, `description`, `status`. `status: enabled` re-enables an endpoint the service disabled after continuous failures. An addition to the spec (issue 18); see docs/events.md.
+         */
+        patch: operations["WebhooksController_update"];
+        trace?: never;
+    };
+    "/v1/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries to an endpoint, newest first (cursor-paginated)
+         * @description An addition to the spec (issue 18); see docs/events.md.
+         */
+        get: operations["WebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/webhooks/{id}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a delivery
+         * @description Sends the delivery’s event again, as a new delivery due now, with the same `webhook-id` (a receiver that deduplicates by it ignores it). An addition to the spec (issue 18); see docs/events.md.
+         */
+        post: operations["WebhooksController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description A new secret is returned (shown only here). The previous one keeps signing alongside it until `previousSecretExpiresAt` (24 hours by default): `webhook-signature` then carries both signatures. An addition to the spec (issue 18); see docs/events.md.
+         */
+        post: operations["WebhooksController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.test` event for this endpoint (whatever types it receives); it is delivered, signed and retried like any event. An addition to the spec (issue 18); see docs/events.md.
+         */
+        post: operations["WebhooksController_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,7 +1319,7 @@ export interface components {
              * @example sandbox
              * @enum {string}
              */
-            source: "sandbox" | "csv" | "bitcoin" | "ethereum";
+            source: "sandbox" | "csv" | "bitcoin" | "ethereum" | "exchange";
             /**
              * @description `syncing`: initial synchronisation not finished; `synced`: the last refresh succeeded; `reconnect_required`: the source rejected the authorization (the end client must reconnect); `error`: the last refresh failed (cached data, if any, is still served).
              * @enum {string}
@@ -1156,6 +1449,79 @@ export interface components {
              * @example BTC
              */
             symbol: string;
+        };
+        AuditActorDto: {
+            /** @description The API client’s clientId (or the system job’s name). */
+            id: string;
+            /**
+             * @description `client` (partner API client), `admin` (admin API client) or `system`.
+             * @enum {string}
+             */
+            kind: "client" | "admin" | "system";
+        };
+        AuditEntryDto: {
+            /**
+             * @description Dotted action name (docs/audit.md lists them).
+             * @example account.read.balances
+             */
+            action: string;
+            /** @description Who acted. */
+            actor: components["schemas"]["AuditActorDto"];
+            /** @description Small JSON without secrets: method, route, parameters. */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description This entry’s hash (hex SHA-256 of its canonical line, docs/audit.md). */
+            hash: string;
+            /**
+             * Format: uuid
+             * @description Entry id.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the action happened (UTC, milliseconds).
+             */
+            occurredAt: string;
+            /**
+             * @description Hash of the previous entry (hex SHA-256).
+             * @example 0000000000000000000000000000000000000000000000000000000000000000
+             */
+            prevHash: string;
+            /** @description The service’s request id (X-Request-Id; log lines’ req.id). */
+            requestId: string | null;
+            /** @description Position in the service’s one hash chain (1, 2, …). */
+            sequence: number;
+            /** @description The HTTP status answered. */
+            status: number | null;
+            /** @description What the action was on (`kind`, e.g. `account`, and `id`); null when nothing in particular. */
+            target?: {
+                /** @description Its id. */
+                id: string;
+                /** @description What the action was on, e.g. `account`. */
+                kind: string;
+            } | null;
+            /**
+             * Format: uuid
+             * @description The tenant whose data the action concerned.
+             */
+            tenantId: string | null;
+        };
+        AuditPageDto: {
+            /** @description Entries in sequence order (oldest first). */
+            entries: components["schemas"]["AuditEntryDto"][];
+            /** @description Cursor of the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        AuditVerificationDto: {
+            /** @description Sequence of the last entry removed by retention (the walk starts after it); 0 when none. */
+            anchorSequence: number;
+            /** @description Entries checked. */
+            entries: number;
+            /** @description Sequence of the first entry that does not verify (edited, missing or out of order); null when valid. */
+            firstBrokenSequence: number | null;
+            /** @description Every entry’s hash and link checked out, up to the chain head. */
+            valid: boolean;
         };
         BalanceDto: {
             /**
@@ -1287,6 +1653,50 @@ export interface components {
              * @enum {string}
              */
             term: "short" | "long";
+        };
+        BrokerLineDto: {
+            /**
+             * @description Box 1a/1b: the asset (upper-case ticker).
+             * @example BTC
+             */
+            asset: string;
+            /**
+             * @description Box 1g: cost basis, USD decimal text; null when not reported.
+             * @example 20005
+             */
+            cost_basis: string | null;
+            /**
+             * @description Box 1d: date acquired (YYYY-MM-DD); null when blank or VARIOUS.
+             * @example 2024-01-02
+             */
+            date_acquired: string | null;
+            /**
+             * @description Box 1e: date sold (YYYY-MM-DD).
+             * @example 2025-03-01
+             */
+            date_sold: string;
+            /**
+             * @description The line of the CSV the row starts on.
+             * @example 2
+             */
+            line: number;
+            /**
+             * @description Box 1f: proceeds, USD decimal text.
+             * @example 32500
+             */
+            proceeds: string;
+            /** @description The broker’s own reference for the line, if the file has one. */
+            reference: string | null;
+            /**
+             * @description Box 2: the term; null when not reported.
+             * @enum {string|null}
+             */
+            term: "short" | "long" | null;
+            /**
+             * @description Box 1c: units, decimal text.
+             * @example 0.5
+             */
+            units: string;
         };
         CalculatePortfolioScoreDto: {
             /**
@@ -1425,11 +1835,11 @@ export interface components {
              */
             sandboxProfile?: "normal" | "slow_initial_sync" | "reconnect_required" | "outage_after_first_sync";
             /**
-             * @description Connector that fetches the history: `csv` (imports), `bitcoin` (watch-only address or xpub/ypub/zpub, from an Esplora API), `ethereum` (watch-only address: ETH and ERC-20, from an Etherscan-compatible API), or `sandbox` (synthetic; not in production).
+             * @description Connector that fetches the history: `csv` (imports), `bitcoin` (watch-only address or xpub/ypub/zpub, from an Esplora API), `ethereum` (watch-only address: ETH and ERC-20, from an Etherscan-compatible API), `exchange` (an exchange account by read-only API key through ccxt: coinbase, kraken, gemini, binanceus, bitstamp, okx, and the ccxt ids of EXCHANGE_GENERIC_IDS), or `sandbox` (synthetic; not in production).
              * @example sandbox
              * @enum {string}
              */
-            source: "sandbox" | "csv" | "bitcoin" | "ethereum";
+            source: "sandbox" | "csv" | "bitcoin" | "ethereum" | "exchange";
             /** @description Sandbox slow_initial_sync only: minutes until the initial sync completes (default 15). */
             syncDelayMinutes?: number;
             /**
@@ -1462,6 +1872,39 @@ export interface components {
              */
             tenant: string;
         };
+        CreateReportSnapshotDto: {
+            /**
+             * Format: uuid
+             * @description Freeze the report of this account only (UUID). Default: every account of the tenant.
+             */
+            accountId?: string;
+            /**
+             * @description Only this asset (ticker, case-insensitive). Default: every asset.
+             * @example BTC
+             */
+            asset?: string;
+            /**
+             * @description Or the account with this partner identity (not together with accountId).
+             * @example sandbox:coinbase-main
+             */
+            identity?: string;
+            /**
+             * @description `gains`: the gains report (GET /taip/gains-report); `form8949`: Form 8949 as JSON (GET /taip/form-8949).
+             * @enum {string}
+             */
+            kind: "gains" | "form8949";
+            /**
+             * @description Lot selection: `fifo` (default) or `hifo`.
+             * @default fifo
+             * @enum {string}
+             */
+            method: "fifo" | "hifo";
+            /**
+             * @description Tax year: from 2009 up to the current year (UTC).
+             * @example 2024
+             */
+            taxYear: number;
+        };
         CreateTenantDto: {
             /**
              * @description `partner`: an advisory firm (owns partner data). `operator`: the operator’s own tenant, for admin clients; it never holds partner data.
@@ -1479,6 +1922,23 @@ export interface components {
              * @example acme
              */
             slug: string;
+        };
+        CreateWebhookDto: {
+            /** @description A note for the partner’s own use. */
+            description?: string;
+            /**
+             * @description Event types the endpoint receives, at least one of: account.synced, account.sync_failed, account.reconnect_required, account.linked, account.unlinked, balances.updated, transactions.updated (docs/events.md). `webhook.test` is sent only on request.
+             * @example [
+             *       "account.synced",
+             *       "balances.updated"
+             *     ]
+             */
+            eventTypes: string[];
+            /**
+             * @description Where events are POSTed. http(s); in production https only, and a host resolving to a loopback, link-local, private or unique-local address is refused (checked now and before every delivery). At most 2048 characters.
+             * @example https://partner.example.com/hooks/crypto-accounts
+             */
+            url: string;
         };
         DefaultAssumptionDto: {
             /**
@@ -1679,6 +2139,81 @@ export interface components {
              */
             symbol: string;
         };
+        FieldDifferenceDto: {
+            /**
+             * @description The broker’s value (amounts in cents).
+             * @example 20000.00
+             */
+            broker: string;
+            /**
+             * @description broker − service for units and amounts; null for dates and terms.
+             * @example -5
+             */
+            difference: string | null;
+            /**
+             * @description The field that differs.
+             * @enum {string}
+             */
+            field: "units" | "date_acquired" | "proceeds" | "cost_basis" | "term";
+            /**
+             * @description The service’s value (`VARIOUS` or `mixed` for several dates or terms).
+             * @example 20005.00
+             */
+            service: string;
+        };
+        Form1099DaCountsDto: {
+            /** @description Pairs with differences. */
+            different: number;
+            /** @description Pairs that agree. */
+            matched: number;
+            /** @description Broker lines with no service counterpart. */
+            unmatched_broker: number;
+            /** @description Service sales with no broker line. */
+            unmatched_service: number;
+        };
+        Form1099DaReconciliationDto: {
+            /**
+             * Format: uuid
+             * @description The account asked for; null: the tenant.
+             */
+            account_id: string | null;
+            /** @description Accounts covered. */
+            accounts: number;
+            /** @description Lines in the broker’s file. */
+            broker_lines: number;
+            /**
+             * @description Sum of the broker’s proceeds (cents).
+             * @example 136250.00
+             */
+            broker_proceeds: string;
+            /** @description How many of each outcome. */
+            counts: components["schemas"]["Form1099DaCountsDto"];
+            /** @description Pairs with differences, in file order. */
+            different: components["schemas"]["PairingDto"][];
+            /** @description Pairs that agree, in file order. */
+            matched: components["schemas"]["PairingDto"][];
+            /**
+             * @description Lot selection of the service’s lines.
+             * @enum {string}
+             */
+            method: "fifo" | "hifo";
+            /** @description The service’s Form 8949 lines of the year. */
+            service_lines: number;
+            /**
+             * @description Sum of the service’s proceeds of the year (cents).
+             * @example 127650.00
+             */
+            service_proceeds: string;
+            /**
+             * @description The tax year.
+             * @example 2025
+             */
+            tax_year: number;
+            /** @description Broker lines the service has nothing for. */
+            unmatched_broker: components["schemas"]["BrokerLineDto"][];
+            /** @description The service’s sales the broker did not report. */
+            unmatched_service: components["schemas"]["ServiceSideDto"][];
+        };
         Form8949Dto: {
             /** @description The account reported on; null for every account of the tenant. */
             account_id: string | null;
@@ -1857,6 +2392,149 @@ export interface components {
              */
             wash_sale_rules_applied: boolean;
         };
+        HarvestingCandidateDto: {
+            /**
+             * Format: uuid
+             * @description The account holding the lot.
+             */
+            account_id: string;
+            /**
+             * @description When the lot was acquired (ISO 8601, UTC).
+             * @example 2024-11-10T00:00:00.000Z
+             */
+            acquired_at: string;
+            /**
+             * @description loss_usd less what wash-sale rules would disallow (= loss_usd with wash_sale=ignore).
+             * @example 10000
+             */
+            allowable_loss_usd: string;
+            /**
+             * @description Asset ticker.
+             * @example BTC
+             */
+            asset: string;
+            /** @description Whether the basis is known (a deposit from outside has none). */
+            basis_known: boolean;
+            /**
+             * @description Cost basis of the open quantity, exact decimal text in USD; `0` when basis_known is false (unknown, not zero).
+             * @example 30007.5
+             */
+            cost_basis_usd: string;
+            /**
+             * @description The first UTC date (YYYY-MM-DD) on which a sale of the lot is long-term.
+             * @example 2025-11-11
+             */
+            long_term_from: string;
+            /**
+             * @description The loss a sale at the price would realize now (USD, exact, > 0).
+             * @example 10000
+             */
+            loss_usd: string;
+            /**
+             * @description The lot: the id of the transaction that opened it (kept across transfers between own accounts); a second lot of one origin in one account is `<id>#2`. Stable while the history does not change.
+             * @example 3f1c9a7e-5b2d-4c8e-9f00-1a2b3c4d5e6f
+             */
+            lot_id: string;
+            /**
+             * @description quantity × price, exact decimal text in USD; null without a price.
+             * @example 90000
+             */
+            market_value_usd: string | null;
+            /** @description When the provider observed that price (ISO 8601); null without a price. */
+            price_as_of: string | null;
+            /**
+             * @description Latest stored price (USD per unit, decimal text); null when none is stored.
+             * @example 60000
+             */
+            price_usd: string | null;
+            /**
+             * @description Quantity still open, decimal text.
+             * @example 1.5
+             */
+            quantity: string;
+            /**
+             * @description The term of a sale today (UTC date): `long` when held more than one year.
+             * @enum {string}
+             */
+            term: "short" | "long";
+            /**
+             * @description market value − cost basis, exact decimal text in USD; null without a price or a known basis.
+             * @example 59992.5
+             */
+            unrealized_gain_usd: string | null;
+            /** @description What wash-sale rules would disallow, were they applied; null with wash_sale=ignore. */
+            wash_sale?: {
+                /** @description loss × min(1, replacement ÷ lot quantity): what §1091 would disallow, this lot sold alone. */
+                disallowed_loss_usd: string;
+                /** @description Quantity of the asset bought in the window by the accounts covered, other than this lot’s own purchase. */
+                replacement_quantity: string;
+                /** @description as_of − 30 days (ISO 8601). */
+                window_from: string;
+            } | null;
+        };
+        HarvestingReportDto: {
+            /**
+             * Format: uuid
+             * @description The account asked for (account_id or identity); null: every account of the tenant.
+             */
+            account_id: string | null;
+            /**
+             * @description Accounts covered.
+             * @example 1
+             */
+            accounts: number;
+            /**
+             * @description Sum of the candidates’ allowable losses (USD, exact).
+             * @example 10500
+             */
+            allowable_loss_usd: string;
+            /** @description The instant the lots are valued at and their terms judged (ISO 8601). */
+            as_of: string;
+            /**
+             * @description The asset asked for, or `ALL`.
+             * @example ALL
+             */
+            asset: string;
+            /** @description Lots at a loss, largest loss first. */
+            candidates: components["schemas"]["HarvestingCandidateDto"][];
+            /**
+             * @description Sum of the long-term candidates’ losses (USD, exact).
+             * @example 0
+             */
+            long_term_loss_usd: string;
+            /**
+             * @description Lot selection used for past disposals.
+             * @enum {string}
+             */
+            method: "fifo" | "hifo";
+            /**
+             * @description The threshold applied (USD).
+             * @example 0
+             */
+            min_loss_usd: string;
+            /** @description What the figures assume, in words. */
+            note: string;
+            /**
+             * @description Sum of the short-term candidates’ losses (USD, exact).
+             * @example 10500
+             */
+            short_term_loss_usd: string;
+            /**
+             * @description Lots left out: their basis is unknown.
+             * @example 0
+             */
+            unknown_basis_lots: number;
+            /**
+             * @description Lots left out: no price is stored for their asset.
+             * @example 0
+             */
+            unpriced_lots: number;
+            /**
+             * @description How wash-sale rules were treated.
+             * @enum {string}
+             */
+            wash_sale: "ignore" | "assume";
+        };
         ImportResultDto: {
             /**
              * Format: uuid
@@ -1947,7 +2625,7 @@ export interface components {
              * @description Collection id (UUID) of the end client connection; generated when absent.
              */
             collectionId?: string;
-            /** @description Read-only API credentials of an exchange account (e.g. apiKey, apiSecret, passphrase), for platforms linked with credentials. Checked with the source before the answer where it can; encrypted at rest (AES-256-GCM); never returned or logged. */
+            /** @description Read-only API credentials of an exchange account, for platforms linked with credentials: `apiKey` and `secret` (or `apiSecret`), plus `password` (or `passphrase`; OKX) and `uid` where the exchange needs them; any other field is a 400. Checked with the source before the answer where it can; encrypted at rest (AES-256-GCM); never returned or logged. */
             credentials?: {
                 [key: string]: string;
             };
@@ -1957,7 +2635,7 @@ export interface components {
              */
             identity: string;
             /**
-             * @description Platform of the account, lower-case: `bitcoin` (address or xpub), `ethereum` (address), or an exchange linked with credentials. An unknown platform is a 400 listing the known ones.
+             * @description Platform of the account, lower-case: `bitcoin` (address or xpub), `ethereum` (address), or an exchange linked with read-only API credentials through ccxt: `coinbase`, `kraken`, `gemini`, `binanceus`, `bitstamp`, `okx`, and the ccxt exchange ids the operator allows (EXCHANGE_GENERIC_IDS). An unknown platform is a 400 listing the known ones.
              * @example bitcoin
              */
             platform: string;
@@ -1966,6 +2644,126 @@ export interface components {
              * @example zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs
              */
             xpub?: string;
+        };
+        LotDto: {
+            /**
+             * Format: uuid
+             * @description The account holding the lot.
+             */
+            account_id: string;
+            /**
+             * @description When the lot was acquired (ISO 8601, UTC).
+             * @example 2024-11-10T00:00:00.000Z
+             */
+            acquired_at: string;
+            /**
+             * @description Asset ticker.
+             * @example BTC
+             */
+            asset: string;
+            /** @description Whether the basis is known (a deposit from outside has none). */
+            basis_known: boolean;
+            /**
+             * @description Cost basis of the open quantity, exact decimal text in USD; `0` when basis_known is false (unknown, not zero).
+             * @example 30007.5
+             */
+            cost_basis_usd: string;
+            /**
+             * @description The first UTC date (YYYY-MM-DD) on which a sale of the lot is long-term.
+             * @example 2025-11-11
+             */
+            long_term_from: string;
+            /**
+             * @description The lot: the id of the transaction that opened it (kept across transfers between own accounts); a second lot of one origin in one account is `<id>#2`. Stable while the history does not change.
+             * @example 3f1c9a7e-5b2d-4c8e-9f00-1a2b3c4d5e6f
+             */
+            lot_id: string;
+            /**
+             * @description quantity × price, exact decimal text in USD; null without a price.
+             * @example 90000
+             */
+            market_value_usd: string | null;
+            /** @description When the provider observed that price (ISO 8601); null without a price. */
+            price_as_of: string | null;
+            /**
+             * @description Latest stored price (USD per unit, decimal text); null when none is stored.
+             * @example 60000
+             */
+            price_usd: string | null;
+            /**
+             * @description Quantity still open, decimal text.
+             * @example 1.5
+             */
+            quantity: string;
+            /**
+             * @description The term of a sale today (UTC date): `long` when held more than one year.
+             * @enum {string}
+             */
+            term: "short" | "long";
+            /**
+             * @description market value − cost basis, exact decimal text in USD; null without a price or a known basis.
+             * @example 59992.5
+             */
+            unrealized_gain_usd: string | null;
+        };
+        LotsReportDto: {
+            /**
+             * Format: uuid
+             * @description The account asked for (account_id or identity); null: every account of the tenant.
+             */
+            account_id: string | null;
+            /**
+             * @description Accounts covered.
+             * @example 1
+             */
+            accounts: number;
+            /** @description The instant the lots are valued at and their terms judged (ISO 8601). */
+            as_of: string;
+            /**
+             * @description The asset asked for, or `ALL`.
+             * @example ALL
+             */
+            asset: string;
+            /** @description Open lots per account and asset, in the order the method would sell them. */
+            lots: components["schemas"]["LotDto"][];
+            /**
+             * @description Lot selection used for past disposals.
+             * @enum {string}
+             */
+            method: "fifo" | "hifo";
+            /** @description Per asset: the lots summed (they equal the balances). */
+            totals: components["schemas"]["LotTotalsDto"][];
+        };
+        LotTotalsDto: {
+            /**
+             * @description Asset ticker.
+             * @example BTC
+             */
+            asset: string;
+            /**
+             * @description Basis of the known-basis lots, exact decimal text in USD: the balances’ costBasis before rounding.
+             * @example 100007.5
+             */
+            cost_basis_usd: string;
+            /**
+             * @description Open lots of the asset.
+             * @example 2
+             */
+            lots: number;
+            /** @description Market value, exact; null without a price. */
+            market_value_usd: string | null;
+            /**
+             * @description Open quantity, decimal text: the balances’ `balance`.
+             * @example 2.5
+             */
+            quantity: string;
+            /**
+             * @description Open quantity whose basis is unknown, decimal text.
+             * @example 0
+             */
+            unknown_basis_quantity: string;
+            /** @description Unrealized gain of the known-basis lots, exact; null without a price. */
+            unrealized_gain_usd: string | null;
         };
         MarketDataRecordDto: {
             /**
@@ -2135,6 +2933,19 @@ export interface components {
              * @example Bearer
              */
             token_type: string;
+        };
+        PairingDto: {
+            /** @description The broker’s line. */
+            broker: components["schemas"]["BrokerLineDto"];
+            /** @description What differs; empty when the two agree. */
+            differences: components["schemas"]["FieldDifferenceDto"][];
+            /**
+             * @description `lot`: same asset, dates and units as one Form 8949 line; `sale`: the units of one sale’s lines add up; `same_day`: the one sale of the asset left on that date (fields differ).
+             * @enum {string}
+             */
+            matched_by: "lot" | "sale" | "same_day";
+            /** @description The service’s line, or the lines of one sale. */
+            service: components["schemas"]["ServiceSideDto"];
         };
         PartTotalsDto: {
             /**
@@ -2401,7 +3212,7 @@ export interface components {
             withinDust: boolean;
         };
         ReconnectCredentialsDto: {
-            /** @description Read-only API credentials of an exchange account (e.g. apiKey, apiSecret, passphrase), for platforms linked with credentials. Checked with the source before the answer where it can; encrypted at rest (AES-256-GCM); never returned or logged. */
+            /** @description Read-only API credentials of an exchange account, for platforms linked with credentials: `apiKey` and `secret` (or `apiSecret`), plus `password` (or `passphrase`; OKX) and `uid` where the exchange needs them; any other field is a 400. Checked with the source before the answer where it can; encrypted at rest (AES-256-GCM); never returned or logged. */
             credentials: {
                 [key: string]: string;
             };
@@ -2422,6 +3233,108 @@ export interface components {
             status: "refreshed" | "pending" | "failed" | "busy";
             /** @description Transactions updated (refreshed only). */
             updated: number | null;
+        };
+        ReportSnapshotDto: {
+            /**
+             * Format: uuid
+             * @description The account reported on; null: every account of the tenant. Kept after the account is unlinked.
+             */
+            accountId: string | null;
+            /**
+             * Format: date-time
+             * @description When it was frozen.
+             */
+            createdAt: string;
+            /** @description The API client that froze it. */
+            createdBy: string;
+            /**
+             * @description The integrity checksum (docs/checksum.md) of every transaction of the tenant when the report was computed: GET /v1/api/checksum without filters gave this then.
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
+            dataChecksum: string;
+            /** @description Transactions that checksum covered. */
+            dataRowCount: number;
+            /**
+             * Format: uuid
+             * @description Snapshot id.
+             */
+            id: string;
+            /**
+             * @description Which report.
+             * @enum {string}
+             */
+            kind: "gains" | "form8949";
+            /** @description The parameters the report was computed with. */
+            parameters: components["schemas"]["ReportSnapshotParametersDto"];
+            /** @description The report exactly as the live endpoint produced it when frozen (GET /taip/gains-report, or GET /taip/form-8949 as JSON). */
+            report: components["schemas"]["GainsReportDto"] | components["schemas"]["Form8949Dto"];
+            /** @description SHA-256 (hex) of `report` serialized as JSON (JSON.stringify, no spaces). */
+            reportSha256: string;
+        };
+        ReportSnapshotListDto: {
+            /** @description Cursor of the next page; null on the last. */
+            nextCursor: string | null;
+            /** @description Newest first; without the reports (GET one for its report). */
+            snapshots: components["schemas"]["ReportSnapshotSummaryDto"][];
+        };
+        ReportSnapshotParametersDto: {
+            /**
+             * Format: uuid
+             * @description The account asked for (resolved from identity when given); null: every account.
+             */
+            accountId: string | null;
+            /**
+             * @description The asset asked for, or `ALL`.
+             * @example ALL
+             */
+            asset: string;
+            /** @description The identity asked for, when the account was named by it. */
+            identity: string | null;
+            /**
+             * @description Lot selection method.
+             * @enum {string}
+             */
+            method: "fifo" | "hifo";
+            /**
+             * @description Tax year.
+             * @example 2024
+             */
+            taxYear: number;
+        };
+        ReportSnapshotSummaryDto: {
+            /**
+             * Format: uuid
+             * @description The account reported on; null: every account of the tenant. Kept after the account is unlinked.
+             */
+            accountId: string | null;
+            /**
+             * Format: date-time
+             * @description When it was frozen.
+             */
+            createdAt: string;
+            /** @description The API client that froze it. */
+            createdBy: string;
+            /**
+             * @description The integrity checksum (docs/checksum.md) of every transaction of the tenant when the report was computed: GET /v1/api/checksum without filters gave this then.
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
+            dataChecksum: string;
+            /** @description Transactions that checksum covered. */
+            dataRowCount: number;
+            /**
+             * Format: uuid
+             * @description Snapshot id.
+             */
+            id: string;
+            /**
+             * @description Which report.
+             * @enum {string}
+             */
+            kind: "gains" | "form8949";
+            /** @description The parameters the report was computed with. */
+            parameters: components["schemas"]["ReportSnapshotParametersDto"];
+            /** @description SHA-256 (hex) of `report` serialized as JSON (JSON.stringify, no spaces). */
+            reportSha256: string;
         };
         /** @description Holder of the problem details in the error envelope. */
         ResponseException: {
@@ -2530,6 +3443,44 @@ export interface components {
              * @example 35.2
              */
             rScore: number;
+        };
+        ServiceSideDto: {
+            /**
+             * Format: uuid
+             * @description Its account.
+             */
+            account_id: string;
+            /**
+             * @description Cost basis: the sum of the Form 8949 lines’ cents.
+             * @example 20005.00
+             */
+            cost_basis: string;
+            /** @description Date acquired (YYYY-MM-DD); null when the lines have several (VARIOUS). */
+            date_acquired: string | null;
+            /** @description Date sold (YYYY-MM-DD). */
+            date_sold: string;
+            /**
+             * @description Form 8949 lines (lot pieces) on this side.
+             * @example 1
+             */
+            lines: number;
+            /**
+             * @description Proceeds: the sum of the Form 8949 lines’ cents.
+             * @example 32500.00
+             */
+            proceeds: string;
+            /**
+             * @description The term; null when the lines mix terms.
+             * @enum {string|null}
+             */
+            term: "short" | "long" | null;
+            /** @description The sale (or fee) transaction of the service’s lines. */
+            transaction_id: string;
+            /**
+             * @description Units disposed of, decimal text.
+             * @example 0.5
+             */
+            units: string;
         };
         SimulateRequestDto: {
             /**
@@ -2854,6 +3805,19 @@ export interface components {
             /** @description Transactions in the range, ordered by timestamp, then transactionId. */
             transactions: components["schemas"]["TransactionDto"][];
         };
+        UpdateWebhookDto: {
+            /** @description A note for the partner’s own use; null removes it. */
+            description?: string | null;
+            /** @description Event types the endpoint receives, at least one of: account.synced, account.sync_failed, account.reconnect_required, account.linked, account.unlinked, balances.updated, transactions.updated (docs/events.md). `webhook.test` is sent only on request. */
+            eventTypes?: string[];
+            /**
+             * @description `disabled` stops deliveries (pending ones wait); `enabled` resumes them and clears a disabling after continuous failures.
+             * @enum {string}
+             */
+            status?: "enabled" | "disabled";
+            /** @description Where events are POSTed. http(s); in production https only, and a host resolving to a loopback, link-local, private or unique-local address is refused (checked now and before every delivery). At most 2048 characters. */
+            url?: string;
+        };
         WalletDto: {
             /**
              * Format: uuid
@@ -2910,6 +3874,168 @@ export interface components {
             data: components["schemas"]["WalletDto"][];
             /** @description Cursor of the next page; null when there is no further page. */
             next_cursor: string | null;
+        };
+        WebhookDeliveryDto: {
+            /**
+             * Format: uuid
+             * @description The account the event is about; null for `webhook.test`.
+             */
+            accountId: string | null;
+            /** @description Attempts made so far. */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description Created (ISO 8601).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was delivered (ISO 8601).
+             */
+            deliveredAt: string | null;
+            /**
+             * Format: uuid
+             * @description The event (`webhook-id` header; the same on every retry and replay).
+             */
+            eventId: string;
+            /**
+             * @description The event type.
+             * @example account.synced
+             */
+            eventType: string;
+            /**
+             * Format: uuid
+             * @description Delivery id.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The last attempt (ISO 8601).
+             */
+            lastAttemptAt: string | null;
+            /** @description Why the last attempt failed (e.g. `HTTP 500`, `timeout after 10000 ms`). */
+            lastError: string | null;
+            /** @description HTTP status of the last answer; null when none came (timeout, refused). */
+            lastStatusCode: number | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (ISO 8601); null unless pending.
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: uuid
+             * @description The delivery this one replays; null for an original delivery.
+             */
+            replayOf: string | null;
+            /** @description The first 200 characters of the last answer’s body, at most. */
+            responseExcerpt: string | null;
+            /**
+             * @description `pending` (due or waiting for a retry), `delivered` (a 2xx came back), `failed` (retried for 24 h without success).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+        };
+        WebhookDeliveryListDto: {
+            /** @description Deliveries, newest first. */
+            deliveries: components["schemas"]["WebhookDeliveryDto"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        WebhookEndpointDto: {
+            /**
+             * Format: date-time
+             * @description Created (ISO 8601).
+             */
+            createdAt: string;
+            /** @description The partner’s note. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When it was disabled (ISO 8601); null when enabled.
+             */
+            disabledAt: string | null;
+            /** @description Why the endpoint is disabled; null when enabled. */
+            disabledReason: string | null;
+            /** @description Event types the endpoint receives. */
+            eventTypes: string[];
+            /**
+             * Format: uuid
+             * @description Endpoint id.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret still signs alongside the current one after a rotation (ISO 8601); null outside an overlap.
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * @description `disabled`: by the partner, or by the service after continuous failures (see `disabledReason`).
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @description Last changed (ISO 8601).
+             */
+            updatedAt: string;
+            /** @description Where events are POSTed. */
+            url: string;
+        };
+        WebhookEndpointListDto: {
+            /** @description The tenant’s endpoints, oldest first. */
+            endpoints: components["schemas"]["WebhookEndpointDto"][];
+        };
+        WebhookEndpointWithSecretDto: {
+            /**
+             * Format: date-time
+             * @description Created (ISO 8601).
+             */
+            createdAt: string;
+            /** @description The partner’s note. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When it was disabled (ISO 8601); null when enabled.
+             */
+            disabledAt: string | null;
+            /** @description Why the endpoint is disabled; null when enabled. */
+            disabledReason: string | null;
+            /** @description Event types the endpoint receives. */
+            eventTypes: string[];
+            /**
+             * Format: uuid
+             * @description Endpoint id.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret still signs alongside the current one after a rotation (ISO 8601); null outside an overlap.
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * @description The signing secret (Standard Webhooks, `whsec_` + base64). Shown ONLY in this answer (and on rotation): store it now. Encrypted at rest, never logged.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            /**
+             * @description `disabled`: by the partner, or by the service after continuous failures (see `disabledReason`).
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @description Last changed (ISO 8601).
+             */
+            updatedAt: string;
+            /** @description Where events are POSTed. */
+            url: string;
+        };
+        WebhookTestDto: {
+            /**
+             * Format: uuid
+             * @description The `webhook.test` event queued for the endpoint (its `webhook-id`).
+             */
+            eventId: string;
         };
     };
     responses: never;
@@ -3744,6 +4870,280 @@ export interface operations {
             };
             /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AuditController_list: {
+        parameters: {
+            query?: {
+                /** @description Only entries whose target is this account (its UUID). */
+                accountId?: string;
+                /** @description Only entries of this action, e.g. `account.read.balances`. */
+                action?: string;
+                /** @description Only entries by this actor (an API clientId). */
+                actor?: string;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Entries that occurred at or after this instant (ISO 8601 with a time zone). */
+                from?: string;
+                /** @description Entries per page, 1-1000. */
+                limit?: number;
+                /** @description Only entries of this tenant (its UUID). */
+                tenantId?: string;
+                /** @description Entries that occurred before this instant (ISO 8601). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPageDto"];
+                };
+            };
+            /** @description A malformed filter, limit or cursor (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AuditController_export: {
+        parameters: {
+            query: {
+                /** @description Only entries whose target is this account (its UUID). */
+                accountId?: string;
+                /** @description Only entries of this action, e.g. `account.read.balances`. */
+                action?: string;
+                /** @description Only entries by this actor (an API clientId). */
+                actor?: string;
+                /** @description `csv` (RFC 4180, a header row) or `jsonl` (one JSON entry a line). */
+                format: "csv" | "jsonl";
+                /** @description Entries that occurred at or after this instant (ISO 8601 with a time zone). */
+                from?: string;
+                /** @description Only entries of this tenant (its UUID). */
+                tenantId?: string;
+                /** @description Entries that occurred before this instant (ISO 8601). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries, streamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description format missing or unknown, or a malformed filter (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AuditController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerificationDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6907,6 +8307,148 @@ export interface operations {
             };
         };
     };
+    TaxController_reconcileForm1099Da: {
+        parameters: {
+            query: {
+                /** @description Report on this account only (UUID). Default: every account of the tenant. Another tenant’s account answers 404. */
+                account_id?: string;
+                /** @description Report on the account with this partner identity instead (not together with account_id). */
+                identity?: string;
+                /** @description Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first). */
+                method?: "fifo" | "hifo";
+                /** @description Tax year: four digits, from 2009 up to the current year (UTC). */
+                tax_year: number;
+            };
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The broker’s Form 1099-DA lines as CSV with a header row. */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form1099DaReconciliationDto"];
+                };
+            };
+            /** @description A malformed parameter, or bad lines of the file by line number ("line 3": [...]). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The account (or identity) does not exist for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Over 5 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not text/csv. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
     TaxController_form8949: {
         parameters: {
             query: {
@@ -7040,6 +8582,206 @@ export interface operations {
                 };
             };
             /** @description tax_year missing, not four digits, before 2009 or after the current year; a malformed parameter (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The account (or identity) does not exist for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    TaxLotsController_harvestingCandidates: {
+        parameters: {
+            query?: {
+                /** @description Report on this account only (UUID). Default: every account of the tenant. Another tenant’s account answers 404. */
+                account_id?: string;
+                /** @description Only this asset (ticker, case-insensitive). Default: every asset (`asset` is then `ALL`). */
+                asset?: string;
+                /** @description Report on the account with this partner identity instead (not together with account_id). */
+                identity?: string;
+                /** @description Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first). */
+                method?: "fifo" | "hifo";
+                /** @description Only lots losing at least this much (USD, decimal text ≥ 0, at most 2 fraction digits). Default `0`: every loss. */
+                min_loss?: string;
+                /** @description Wash-sale rules (IRC §1091) do not apply to digital assets today. `ignore` (default) says so; `assume` shows what they would disallow if they did (docs/tax-report.md, "Harvesting candidates"). */
+                wash_sale?: "ignore" | "assume";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HarvestingReportDto"];
+                };
+            };
+            /** @description A malformed parameter (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The account (or identity) does not exist for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    TaxLotsController_openLots: {
+        parameters: {
+            query?: {
+                /** @description Report on this account only (UUID). Default: every account of the tenant. Another tenant’s account answers 404. */
+                account_id?: string;
+                /** @description Only this asset (ticker, case-insensitive). Default: every asset (`asset` is then `ALL`). */
+                asset?: string;
+                /** @description Report on the account with this partner identity instead (not together with account_id). */
+                identity?: string;
+                /** @description Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first). */
+                method?: "fifo" | "hifo";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LotsReportDto"];
+                };
+            };
+            /** @description A malformed parameter (named in errors). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8049,6 +9791,319 @@ export interface operations {
             };
         };
     };
+    ReportSnapshotsController_list: {
+        parameters: {
+            query?: {
+                /** @description Only snapshots of this account. */
+                accountId?: string;
+                /** @description The `nextCursor` of the previous page (opaque, tamper-evident). */
+                cursor?: string;
+                /** @description Only snapshots of this kind. */
+                kind?: "gains" | "form8949";
+                /** @description Snapshots per page, 1-100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with `result.snapshots` and `result.nextCursor`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["ReportSnapshotListDto"];
+                    };
+                };
+            };
+            /** @description A malformed filter, limit or cursor (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    ReportSnapshotsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReportSnapshotDto"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the snapshot in `result`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["ReportSnapshotDto"];
+                    };
+                };
+            };
+            /** @description A field is invalid (named in errors): kind, taxYear (2009 to the current year), accountId, identity (not both), asset, method. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account (or identity) does not exist for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The history kept changing while the report was computed (retry after Retry-After); or the database is unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    ReportSnapshotsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description snapshotId (UUID). */
+                snapshotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the snapshot in `result`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["ReportSnapshotDto"];
+                    };
+                };
+            };
+            /** @description snapshotId is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such snapshot for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
     TokenController_issue: {
         parameters: {
             query?: never;
@@ -8108,6 +10163,994 @@ export interface operations {
                 };
             };
             /** @description Too many failed credential attempts from this address (for this clientId, or across clientIds), or too many verifications in progress from it; see Retry-After. RateLimit-* headers on every answer count the failed attempts left. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    WebhooksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with `result.endpoints` (no secrets). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["WebhookEndpointListDto"];
+                    };
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    WebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the endpoint and its secret in `result`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["WebhookEndpointWithSecretDto"];
+                    };
+                };
+            };
+            /** @description A field is invalid, named in `errors`: `url` (not http(s), or refused by the SSRF rule in production), `eventTypes` (empty or an unknown type), `description`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    WebhooksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the endpoint in `result` (no secret). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["WebhookEndpointDto"];
+                    };
+                };
+            };
+            /** @description id is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook endpoint not found (or another tenant’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    WebhooksController_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description id is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook endpoint not found (or another tenant’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    WebhooksController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the changed endpoint in `result`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["WebhookEndpointDto"];
+                    };
+                };
+            };
+            /** @description id is not a UUID, or a field is invalid (named in `errors`: `url`, `eventTypes`, `status`, `description`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook endpoint not found (or another tenant’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    WebhooksController_deliveries: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque, tamper-evident). */
+                cursor?: string;
+                /** @description Page size, default 50, at most 200. */
+                limit?: number;
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                /** @description id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with `result.deliveries` and `result.nextCursor`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["WebhookDeliveryListDto"];
+                    };
+                };
+            };
+            /** @description id is not a UUID, limit out of range, status unknown or cursor invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook endpoint not found (or another tenant’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    WebhooksController_replay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description deliveryId (UUID). */
+                deliveryId: string;
+                /** @description id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the new (pending) delivery in `result`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["WebhookDeliveryDto"];
+                    };
+                };
+            };
+            /** @description id or deliveryId is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Endpoint or delivery not found (or another tenant’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    WebhooksController_rotate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the endpoint and its new secret in `result`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["WebhookEndpointWithSecretDto"];
+                    };
+                };
+            };
+            /** @description id is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook endpoint not found (or another tenant’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    WebhooksController_test: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the queued event’s id in `result`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["WebhookTestDto"];
+                    };
+                };
+            };
+            /** @description id is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Webhook endpoint not found (or another tenant’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
