@@ -19,6 +19,8 @@
  * id, so when that marker has not moved after a rejected request nothing was written and the
  * contents need no hashing (always the case on PGlite; on a shared Postgres server other
  * schemas' suites move it, and the contents are compared every time).
+ * - The audit trail (`audit_entry`, `audit_chain`) is left out: it records refused requests too,
+ *   by design (docs/audit.md), so a rejected write appends an entry and changes nothing else.
  * - `api_client.last_used_at` is left out: it is written fire-and-forget after a token is issued
  *   (so after the 2xx that re-baselined) and would race with the next comparison.
  * - Tables of more than BIG_TABLE_ROWS rows (the market price history, ~75k rows, ~0.3 s to
@@ -55,6 +57,8 @@ const SEED = process.env.FUZZ_SEED === 'random' ? undefined : Number(process.env
 const EXPLORE = process.env.FUZZ_EXPLORE === '1';
 const BIG_TABLE_ROWS = 20_000;
 /** Columns written as a side effect of reads or of accepted requests, after the response. */
+/** Tables that record every attempt, refused ones included (docs/audit.md): not part of the fingerprint. */
+const RECORD_TABLES = new Set(['audit_entry', 'audit_chain']);
 const VOLATILE_COLUMNS: Record<string, string[]> = { api_client: ['last_used_at'] };
 const CREDENTIAL_PATHS = new Set(['/v1/api/token', '/oauth/token']);
 
@@ -149,6 +153,7 @@ class Fingerprint {
     const small: string[] = [];
     const big: string[] = [];
     for (const { table_name: name } of tables) {
+      if (RECORD_TABLES.has(name)) continue;
       const [{ n }] = (await dataSource.query(`SELECT count(*)::int AS n FROM "${name}"`)) as { n: number }[];
       const row = VOLATILE_COLUMNS[name]
         ? `(to_jsonb(r) - ARRAY[${VOLATILE_COLUMNS[name].map((c) => `'${c}'`).join(', ')}]::text[])::text`
