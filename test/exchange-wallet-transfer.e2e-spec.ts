@@ -313,5 +313,36 @@ describe('transfers between a Kraken account and the client’s own bitcoin wall
       expect(d(y2026.exact.cost_basis_usd)).toBe('27108');
       expect(d(y2026.exact.long_term_usd)).toBe('2862');
     });
+
+    it('every figure equals that of the same account synced without txids (plain withdrawal and deposit)', async () => {
+      kraken.withdrawals = [];
+      kraken.deposits = [];
+      const plainId = (await linkKraken('hh-9/kraken-no-txids', partnerB)).body.result.accountId;
+      expect(await untilSettled(plainId, partnerB)).toMatchObject({ syncStatus: 'synced' });
+      const directions = (
+        (await get(`/v1/api/account/${plainId}/transactions`, partnerB).expect(200)).body.result
+          .transactions as Record<string, string>[]
+      )
+        .filter((tx) => tx.transactionId === 'ledger:LB3' || tx.transactionId === 'ledger:LB4')
+        .map((tx) => tx.direction);
+      expect(directions.sort()).toEqual(['deposit', 'withdrawal']);
+      const figures = async (id: string) => {
+        const balance = await btcBalance(id, partnerB);
+        const report = await lots(id, partnerB);
+        const years = await Promise.all([2025, 2026].map((year) => gains(id, year, partnerB)));
+        return {
+          balance: [balance.balance, balance.costBasis, balance.realizedGainLoss],
+          lots: report.lots.map((lot) => [
+            lot.quantity,
+            lot.cost_basis_usd,
+            lot.basis_known,
+            lot.acquired_at,
+          ]),
+          totals: report.totals,
+          gains: years.map((year) => [year.exact, year.form_8949_reasons]),
+        };
+      };
+      expect(await figures(krakenId)).toEqual(await figures(plainId));
+    });
   });
 });
