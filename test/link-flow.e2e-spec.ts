@@ -255,8 +255,10 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
             timestamp: INCOME_AT,
           },
           {
+            // A payment to outside names its chain transaction (it pairs with an own account's
+            // receipt of it; unpaired it is a withdrawal).
             transactionId: `${payment.txid}:withdrawal`,
-            direction: 'withdrawal',
+            direction: 'transfer_out',
             amount: '0.2',
             price: null,
             timestamp: PAID_AT,
@@ -346,8 +348,9 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
       ]);
       expect(rows).toEqual(
         expect.arrayContaining([
-          ['deposit', 'ETH', '2'],
-          ['withdrawal', 'ETH', '0.5'],
+          // Native ETH moves name their transaction (transfer legs); tokens stay deposits.
+          ['transfer_in', 'ETH', '2'],
+          ['transfer_out', 'ETH', '0.5'],
           ['fee', 'ETH', '0.00042'],
           ['deposit', 'USDC', '250'],
           ['deposit', 'ERCDEADBEEFDEADBEEFD', '1000'],

@@ -5,7 +5,8 @@
  * - public `GET /0/public/AssetPairs`, `/0/public/Assets`, `/0/public/Time` (what ccxt's
  *   loadMarkets reads);
  * - private `POST /0/private/Balance`, `/0/private/BalanceEx`, `/0/private/TradesHistory`,
- *   `/0/private/Ledgers`, form-encoded, each checked like Kraken does: a known `API-Key`, a
+ *   `/0/private/Ledgers`, `/0/private/WithdrawStatus`, `/0/private/DepositStatus` (funding
+ *   movements with their chain `txid`, a plain list, `start` exclusive, `asset` filter), form-encoded, each checked like Kraken does: a known `API-Key`, a
  *   `nonce`, and `API-Sign` = base64(HMAC-SHA512(path + SHA256(nonce + postdata), base64decode(secret))).
  *   A wrong key answers `EAPI:Invalid key`, a wrong signature `EAPI:Invalid signature`;
  * - history newest first, `start`/`end` (unix seconds, start exclusive) and `ofs` paging with
@@ -47,6 +48,21 @@ export interface KrakenLedgerEntry {
   amount: string;
   fee: string;
   balance: string;
+}
+
+/** A funding movement as WithdrawStatus / DepositStatus list it. */
+export interface KrakenMovement {
+  method: string;
+  aclass: string;
+  asset: string;
+  /** The refid of its Ledgers row. */
+  refid: string;
+  txid: string;
+  info: string;
+  amount: string;
+  fee: string;
+  time: number;
+  status: string;
 }
 
 export interface KrakenFault {
@@ -119,6 +135,30 @@ export function krakenEntry(
   ];
 }
 
+/** A Bitcoin withdrawal or deposit as WithdrawStatus / DepositStatus list it, for a ledger row's refid. */
+export function krakenMovement(
+  refid: string,
+  asset: string,
+  time: string,
+  amount: string,
+  fee: string,
+  txid: string,
+  info = 'bc1qexternal0000000000000000000000000000000',
+): KrakenMovement {
+  return {
+    method: 'Bitcoin',
+    aclass: 'currency',
+    asset,
+    refid,
+    txid,
+    info,
+    amount,
+    fee,
+    time: seconds(time),
+    status: 'Success',
+  };
+}
+
 /**
  * A sample account, used by the connector spec and the e2e test: USD in, BTC and ETH bought, BTC
  * partly sold, BTC withdrawn with a fee in BTC, BTC deposited, DOT staking rewards. Kraken's
@@ -170,6 +210,8 @@ export class FakeKraken {
   ledger = new Map<string, KrakenLedgerEntry>();
   /** Kraken asset id → balance text. */
   balances = new Map<string, string>();
+  withdrawals: KrakenMovement[] = [];
+  deposits: KrakenMovement[] = [];
   pageSize = 50;
   private server?: Server;
 
@@ -297,9 +339,21 @@ export class FakeKraken {
         const { page, count } = this.page(this.ledger, params);
         return ok({ ledger: page, count });
       }
+      case 'WithdrawStatus':
+        return ok(this.movements(this.withdrawals, params));
+      case 'DepositStatus':
+        return ok(this.movements(this.deposits, params));
       default:
         return errors('EGeneral:Unknown method');
     }
+  }
+
+  /** Newest first, `start` exclusive (unix seconds), of one `asset` when asked. */
+  private movements(rows: readonly KrakenMovement[], params: Record<string, string>): KrakenMovement[] {
+    const start = params['start'] !== undefined ? Number(params['start']) : Number.NEGATIVE_INFINITY;
+    return rows
+      .filter((row) => row.time > start && (params['asset'] === undefined || row.asset === params['asset']))
+      .sort((a, b) => b.time - a.time);
   }
 
   /** Newest first, `start` exclusive and `end` inclusive (unix seconds), `ofs` rows skipped. */

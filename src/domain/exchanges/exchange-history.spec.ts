@@ -141,4 +141,54 @@ describe('exchangeLegs: what an exchange account’s history means for its ledge
       /No USD price for DOT on 2024-05-01 \(item L6\)/,
     );
   });
+
+  it('a deposit or withdrawal naming its chain txid is a transfer leg with the chain id; the fee stays a fee', () => {
+    const hash = 'AB'.repeat(32);
+    const ledger: ExchangeLedgerEntry[] = [
+      {
+        id: 'W1',
+        timestamp: at('2024-04-02T00:00:00Z'),
+        type: 'withdrawal',
+        currency: 'BTC',
+        amount: -0.25,
+        fee: { cost: 0.0001, currency: 'BTC' },
+        txid: `0x${hash}`,
+      },
+      {
+        id: 'D1',
+        timestamp: at('2024-04-02T01:00:00Z'),
+        type: 'deposit',
+        currency: 'BTC',
+        amount: 0.1,
+        txid: 'cd'.repeat(32),
+      },
+      // Not a chain hash (a bank or another chain's reference): stays a deposit.
+      {
+        id: 'D2',
+        timestamp: at('2024-04-02T02:00:00Z'),
+        type: 'deposit',
+        currency: 'BTC',
+        amount: 0.1,
+        txid: 'REF-1',
+      },
+      // A reward never is a transfer.
+      {
+        id: 'R1',
+        timestamp: at('2024-04-01T00:00:00Z'),
+        type: 'reward',
+        currency: 'DOT',
+        amount: 1,
+        txid: 'ef'.repeat(32),
+      },
+    ];
+    expect(
+      exchangeLegs([], ledger, priceOnDay).map((l) => [l.transactionId, l.direction, l.amount, l.transferId]),
+    ).toEqual([
+      ['ledger:R1', 'income', '1', null],
+      ['ledger:W1', 'transfer_out', '0.25', `chain:${hash.toLowerCase()}`],
+      ['ledger:W1:fee', 'fee', '0.0001', null],
+      ['ledger:D1', 'transfer_in', '0.1', `chain:${'cd'.repeat(32)}`],
+      ['ledger:D2', 'deposit', '0.1', null],
+    ]);
+  });
 });

@@ -10,8 +10,12 @@
  *   in the fee's currency.
  * - A trade against another fiat currency (EUR, GBP…) needs an exchange rate the service does
  *   not store: it is reported as unpriced (the refresh fails naming it) rather than guessed.
- * - Ledger deposits and withdrawals of crypto are `deposit`/`withdrawal`; a withdrawal fee in
- *   the asset is a `fee` entry; staking and other rewards are `income` at the day's price.
+ * - Ledger deposits and withdrawals of crypto are `deposit`/`withdrawal`; one that names its
+ *   chain transaction (`txid`, a 64-hex-digit hash) is a `transfer_in`/`transfer_out` with
+ *   `transferId` = chainTransferId(txid), so a watched wallet's leg of the same transaction pairs
+ *   with it (unpaired, it means the same as a deposit/withdrawal). A withdrawal fee in the asset
+ *   is a `fee` entry (the transfer_out is the amount that left, the fee is not in it); staking and
+ *   other rewards are `income` at the day's price.
  *   Fiat movements and the ledger's own trade rows (the trades cover them) are left out.
  *
  * Amounts are decimal text computed with ExactDecimal; nothing is a float in the result.
@@ -19,6 +23,7 @@
 import type { Decimal } from 'decimal.js';
 import { ExactDecimal } from '../money/exact-decimal.js';
 import { canonicalDecimal } from '../money/format.js';
+import { chainTransferId } from '../chains/transfer-id.js';
 
 export interface ExchangeTrade {
   readonly id: string;
@@ -42,9 +47,12 @@ export interface ExchangeLedgerEntry {
   readonly fee?: { readonly cost?: number | string; readonly currency?: string } | null;
   /** Exchange-specific type (Kraken: "staking", "earn", …). */
   readonly info?: Record<string, unknown>;
+  /** The chain transaction of a deposit or withdrawal, where the exchange gives it. */
+  readonly txid?: string | null;
 }
 
-export type ExchangeLegDirection = 'buy' | 'sell' | 'deposit' | 'withdrawal' | 'fee' | 'income';
+export type ExchangeLegDirection =
+  'buy' | 'sell' | 'deposit' | 'withdrawal' | 'transfer_in' | 'transfer_out' | 'fee' | 'income';
 
 export interface ExchangeLeg {
   readonly transactionId: string;
@@ -56,6 +64,8 @@ export interface ExchangeLeg {
   /** USD fee of a buy or sell; null when none. */
   readonly feeUsd: string | null;
   readonly occurredAt: Date;
+  /** `chain:<txid>` on a transfer_in/transfer_out; null on every other leg. */
+  readonly transferId: string | null;
 }
 
 /** The USD price of `symbol` on the UTC day `date` (YYYY-MM-DD); undefined when none is stored. */
@@ -131,6 +141,7 @@ export function exchangeLegs(
       // A fee in money adds to the basis of a buy and reduces the proceeds of a sell.
       feeUsd: fiatFee ? text(feeCost.times(price(trade.id, feeCurrency!, trade.timestamp))) : null,
       occurredAt,
+      transferId: null,
     });
     if (!FIAT_CURRENCIES.has(quote)) {
       // The other side of a crypto-for-crypto trade: the quote asset is sold (or bought) at its USD price.
@@ -142,6 +153,7 @@ export function exchangeLegs(
         priceUsd: text(quotePriceUsd),
         feeUsd: null,
         occurredAt,
+        transferId: null,
       });
     }
     if (feeCost.gt(0) && feeCurrency !== undefined && !fiatFee) {
@@ -154,6 +166,7 @@ export function exchangeLegs(
         priceUsd: price(trade.id, feeCurrency, trade.timestamp),
         feeUsd: null,
         occurredAt,
+        transferId: null,
       });
     }
   }
@@ -169,14 +182,23 @@ export function exchangeLegs(
     const fee = new ExactDecimal(entry.fee?.cost ?? 0);
     if (kind === 'deposit' || kind === 'withdrawal' || kind === 'reward') {
       if (amount.gt(0)) {
+        const transferId = kind === 'reward' ? null : chainTransferId(entry.txid);
         legs.push({
           transactionId: `ledger:${entry.id}`,
           symbol: currency,
-          direction: kind === 'reward' ? 'income' : kind,
+          direction:
+            kind === 'reward'
+              ? 'income'
+              : transferId === null
+                ? kind
+                : kind === 'deposit'
+                  ? 'transfer_in'
+                  : 'transfer_out',
           amount: text(amount),
           priceUsd: kind === 'reward' ? price(entry.id, currency, entry.timestamp) : null,
           feeUsd: null,
           occurredAt,
+          transferId,
         });
       }
       if (fee.gt(0) && (entry.fee?.currency ?? currency) === currency) {
@@ -188,6 +210,7 @@ export function exchangeLegs(
           priceUsd: price(entry.id, currency, entry.timestamp),
           feeUsd: null,
           occurredAt,
+          transferId: null,
         });
       }
     }

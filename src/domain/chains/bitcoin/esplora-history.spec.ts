@@ -44,6 +44,38 @@ function tx(
 const legs = (t: EsploraTransaction) => walletLegs(t, own).map((l) => [l.direction, l.amount]);
 
 describe('walletLegs: what a bitcoin transaction means for the watched wallet', () => {
+  it('receipts from and payments to outside carry the chain transfer id; fees, mining and coinjoins do not', () => {
+    const receipt = tx([[EXCHANGE, 60_000_000]], [[OWN_A, 50_000_000]], 10_000);
+    const payment = tx(
+      [[OWN_A, 50_000_000]],
+      [
+        [FRIEND, 20_000_000],
+        [OWN_CHANGE, 29_985_000],
+      ],
+      15_000,
+    );
+    const mined = tx([[null, 0]], [[OWN_A, 312_500_000]], 0);
+    const coinjoin = tx(
+      [
+        [OWN_A, 10_000_000],
+        [FRIEND, 10_000_000],
+      ],
+      [
+        [OWN_B, 9_995_000],
+        [FRIEND, 9_995_000],
+      ],
+      10_000,
+    );
+    const ids = (t: EsploraTransaction) => walletLegs(t, own).map((l) => [l.direction, l.transferId]);
+    expect(ids(receipt)).toEqual([['deposit', `chain:${receipt.txid}`]]);
+    expect(ids(payment)).toEqual([
+      ['withdrawal', `chain:${payment.txid}`],
+      ['fee', null],
+    ]);
+    expect(ids(mined)).toEqual([['income', null]]);
+    expect(ids(coinjoin)).toEqual([['withdrawal', null]]);
+  });
+
   it('a receipt from outside is a deposit of what reached the wallet', () => {
     expect(
       legs(

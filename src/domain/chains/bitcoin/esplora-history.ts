@@ -5,6 +5,10 @@
  *
  * - coins arriving from outside are a `deposit` (a coinbase output: `income`, mining);
  * - coins leaving to outside addresses are a `withdrawal` of what left;
+ * - both carry `transferId` = chainTransferId(txid): the connector records them as
+ *   `transfer_in`/`transfer_out`, so an exchange withdrawal or deposit naming the same txid pairs
+ *   with them (unpaired, they mean the same as a deposit/withdrawal). A transaction with inputs of
+ *   the wallet and of others (coinjoin) has no transfer id;
  * - the network fee the wallet paid is a `fee` entry (a taxable disposal, docs/cost-basis.md);
  * - moving coins between the wallet's own addresses (change, consolidation) is not a disposal:
  *   only its fee is recorded.
@@ -13,6 +17,7 @@
  * are left out until they confirm (their fee and even their existence can still change). Pure: no I/O.
  */
 import { canonicalDecimal } from '../../money/format.js';
+import { chainTransferId } from '../transfer-id.js';
 
 export interface EsploraOutput {
   readonly scriptpubkey_address?: string;
@@ -50,6 +55,8 @@ export interface WalletLeg {
   readonly amount: string;
   readonly occurredAt: Date;
   readonly blockHeight: number | null;
+  /** `chain:<txid>` on a receipt from or a payment to outside; null otherwise. */
+  readonly transferId: string | null;
 }
 
 const SATS_PER_BTC = 100_000_000n;
@@ -97,23 +104,24 @@ export function walletLegs(tx: EsploraTransaction, own: ReadonlySet<string>): Wa
     else externalOut += value;
   }
   const fee = sats(tx.fee, `fee of ${tx.txid}`);
-  const leg = (direction: WalletLegDirection, amount: bigint): WalletLeg => ({
+  const leg = (direction: WalletLegDirection, amount: bigint, transfer = false): WalletLeg => ({
     transactionId: `${tx.txid}:${direction}`,
     txid: tx.txid,
     direction,
     amount: satsToBtc(amount),
     occurredAt: new Date(tx.status.block_time! * 1000),
     blockHeight: tx.status.block_height ?? null,
+    transferId: transfer ? chainTransferId(tx.txid) : null,
   });
   const legs: WalletLeg[] = [];
   if (ownIn === 0n) {
     // Nothing of the wallet's was spent: whatever reached its addresses came from outside.
-    if (ownOut > 0n) legs.push(leg(coinbase ? 'income' : 'deposit', ownOut));
+    if (ownOut > 0n) legs.push(coinbase ? leg('income', ownOut) : leg('deposit', ownOut, true));
     return legs;
   }
   if (externalIn === 0n) {
     // The wallet funded every input, so it paid the whole fee; what left is what went to others.
-    if (externalOut > 0n) legs.push(leg('withdrawal', externalOut));
+    if (externalOut > 0n) legs.push(leg('withdrawal', externalOut, true));
     if (fee > 0n) legs.push(leg('fee', fee));
     return legs;
   }

@@ -73,6 +73,12 @@ describe('addressLegs: what an Ethereum address’s history means for its ledger
       occurredAt: new Date('2024-01-01T00:01:00Z'),
       blockNumber: 19_000_001,
     });
+    // Native ETH moves carry the chain transfer id of their hash (no 0x); the gas does not.
+    expect(legs.map((l) => l.transferId)).toEqual([
+      `chain:${hash(1).slice(2)}`,
+      `chain:${hash(2).slice(2)}`,
+      null,
+    ]);
   });
 
   it('a failed transaction still costs its gas and moves nothing else', () => {
@@ -144,6 +150,8 @@ describe('addressLegs: what an Ethereum address’s history means for its ledger
     ]);
     expect(legs[1]).toMatchObject({ unknownToken: true, contractAddress: SPAM });
     expect(legs[0]!.unknownToken).toBe(false);
+    // Token logs share their transaction's hash and an exchange reports no log index: no transfer id.
+    expect(legs.every((l) => l.transferId === null)).toBe(true);
   });
 
   it('counts a transaction listed twice once', () => {

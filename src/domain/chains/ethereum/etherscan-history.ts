@@ -5,6 +5,11 @@
  *
  * - ETH or tokens arriving from another address are a `deposit`, leaving to one a `withdrawal`;
  *   sending to itself moves nothing;
+ * - native ETH moves (a transaction's value, or an internal transfer) carry `transferId` =
+ *   chainTransferId(hash), the id an exchange's withdrawal or deposit naming that transaction
+ *   computes too: the connector records them as `transfer_in`/`transfer_out`. ERC-20 transfers
+ *   have none: several token logs share one hash and an exchange reports only the hash, not the
+ *   log index, so both sides could not compute the same id (they stay deposits/withdrawals);
  * - the gas of a transaction the address sent is a `fee` in ETH (gasUsed × gasPrice, the price
  *   actually paid), also when the transaction failed, which transfers nothing else;
  * - tokens are identified by contract address: the well-known ones by their ticker, any other
@@ -14,6 +19,7 @@
  */
 import { isAddress } from 'viem';
 import { canonicalDecimal } from '../../money/format.js';
+import { chainTransferId } from '../transfer-id.js';
 
 export interface EtherscanNormalTx {
   readonly hash: string;
@@ -69,6 +75,8 @@ export interface AddressLeg {
   readonly unknownToken: boolean;
   /** Decimals of the asset's base unit (18 for ETH). */
   readonly decimals: number;
+  /** `chain:<hash>` on a native ETH deposit or withdrawal; null on fees and tokens. */
+  readonly transferId: string | null;
 }
 
 /** Mainnet ERC-20 contracts known by ticker (lower-case address → symbol, decimals). */
@@ -153,6 +161,7 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
         contractAddress: null,
         unknownToken: false,
         decimals: 18,
+        transferId: null,
       });
       if (ok && to !== address) {
         add({
@@ -164,6 +173,7 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
           contractAddress: null,
           unknownToken: false,
           decimals: 18,
+          transferId: chainTransferId(tx.hash),
         });
       }
     } else if (to === address && ok) {
@@ -176,6 +186,7 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
         contractAddress: null,
         unknownToken: false,
         decimals: 18,
+        transferId: chainTransferId(tx.hash),
       });
     }
   }
@@ -196,6 +207,7 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
       contractAddress: null,
       unknownToken: false,
       decimals: 18,
+      transferId: chainTransferId(tx.hash),
     });
   }
 
@@ -217,6 +229,7 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
       contractAddress: contract,
       unknownToken: !known,
       decimals,
+      transferId: null,
     });
   }
 

@@ -127,15 +127,19 @@ describe('BitcoinConnector against a fake Esplora', () => {
     if (result.status !== 'ready') throw new Error('expected ready');
     expect(result.mode).toBe('full');
     const legs = await collect(result.pages);
-    expect(legs.slice(0, 4).map((l) => [l.direction, l.amount, l.priceUsd])).toEqual([
-      ['deposit', '0.5', null],
-      ['withdrawal', '0.2', null], // the change back to CHANGE_0 is the wallet's own
-      ['fee', '0.00015', '62000.25'], // the day's stored price
-      ['deposit', '0.1', null],
+    // Receipts from and payments to outside are transfer legs named by their chain txid: paired
+    // with an exchange's leg of the same transaction they move lots, unpaired they are a
+    // deposit/withdrawal (same amounts as before).
+    expect(legs.slice(0, 4).map((l) => [l.direction, l.amount, l.priceUsd, l.transferId])).toEqual([
+      ['transfer_in', '0.5', null, `chain:${deposit.txid}`],
+      ['transfer_out', '0.2', null, `chain:${payment.txid}`], // the change back to CHANGE_0 is the wallet's own
+      ['fee', '0.00015', '62000.25', null], // the day's stored price
+      ['transfer_in', '0.1', null, `chain:${later.txid}`],
     ]);
+    expect(legs[0]!.transactionId).toBe(`${deposit.txid}:deposit`);
     expect(legs.slice(4)).toHaveLength(30);
-    expect(legs.slice(4).every((l) => l.direction === 'deposit' && l.amount === '0.00001')).toBe(true);
-    expect(legs.every((l) => l.symbol === 'BTC' && l.feeUsd === null && l.transferId === null)).toBe(true);
+    expect(legs.slice(4).every((l) => l.direction === 'transfer_in' && l.amount === '0.00001')).toBe(true);
+    expect(legs.every((l) => l.symbol === 'BTC' && l.feeUsd === null)).toBe(true);
     expect(new Set(legs.map((l) => l.transactionId)).size).toBe(legs.length);
     // Confirmed holdings: 0.5 − 0.2 − 0.00015 + 0.1 + 30 × 0.00001, as Esplora's own sums say.
     expect(result.reportedBalances).toEqual(new Map([['BTC', '0.40015']]));
@@ -148,8 +152,8 @@ describe('BitcoinConnector against a fake Esplora', () => {
     const result = await connector().fetch(request({ address: RECEIVE_0 }));
     if (result.status !== 'ready') throw new Error('expected ready');
     expect((await collect(result.pages)).map((l) => [l.direction, l.amount])).toEqual([
-      ['deposit', '0.5'],
-      ['withdrawal', '0.49985'],
+      ['transfer_in', '0.5'],
+      ['transfer_out', '0.49985'],
       ['fee', '0.00015'],
     ]);
     expect(result.reportedBalances).toEqual(new Map([['BTC', '0']]));

@@ -3,7 +3,9 @@
  * addresses are found by the gap limit (receive and change chains). History and balances from an
  * Esplora API; what each transaction means for the wallet is decided in
  * src/domain/chains/bitcoin (deposits, withdrawals, network fees; own-address moves are no
- * disposal). Fees and mining income need a USD price: the stored daily BTC price of that UTC day
+ * disposal). A receipt from or payment to outside is recorded as a `transfer_in`/`transfer_out`
+ * with transferId `chain:<txid>` (its transaction id keeps the `:deposit`/`:withdrawal` suffix), so
+ * an exchange leg of the same chain transaction pairs with it. Fees and mining income need a USD price: the stored daily BTC price of that UTC day
  * (the last stored on or before it).
  */
 import pLimit from 'p-limit';
@@ -18,6 +20,7 @@ import {
   type EsploraTransaction,
   type WalletLeg,
 } from '../../../domain/chains/bitcoin/index.js';
+import { transferDirection } from '../../../domain/chains/transfer-id.js';
 import type { MarketPricesPort } from '../../../common/ports/market-prices.port.js';
 import {
   singlePage,
@@ -122,12 +125,12 @@ export class BitcoinConnector implements SourceConnector {
       return {
         transactionId: leg.transactionId,
         symbol: SYMBOL,
-        direction: leg.direction,
+        direction: transferDirection(leg.direction, leg.transferId),
         amount: leg.amount,
         priceUsd: priceUsd ?? null,
         feeUsd: null,
         occurredAt: leg.occurredAt,
-        transferId: null,
+        transferId: leg.transferId,
       };
     });
   }

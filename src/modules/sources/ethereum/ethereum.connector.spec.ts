@@ -129,14 +129,21 @@ describe('EthereumConnector against a fake Etherscan and JSON-RPC', () => {
   it('maps ETH, internal and token history, prices the gas, keeps an unknown token, and reads balances from the chain', async () => {
     const result = await connector().fetch(request());
     if (result.status !== 'ready') throw new Error('expected ready');
-    expect((await collect(result.pages)).map((t) => [t.direction, t.symbol, t.amount, t.priceUsd])).toEqual([
-      ['deposit', 'ETH', '2', null],
-      ['withdrawal', 'ETH', '0.5', null],
+    const legs = await collect(result.pages);
+    // Native ETH moves are transfer legs named by their transaction hash (an exchange leg of the
+    // same hash pairs with them; unpaired they mean a deposit/withdrawal); tokens are not.
+    expect(legs.map((t) => [t.direction, t.symbol, t.amount, t.priceUsd])).toEqual([
+      ['transfer_in', 'ETH', '2', null],
+      ['transfer_out', 'ETH', '0.5', null],
       ['fee', 'ETH', '0.00042', '2300.5'],
-      ['deposit', 'ETH', '0.01', null],
+      ['transfer_in', 'ETH', '0.01', null],
       ['deposit', 'USDC', '2.5', null],
       ['deposit', 'ERCDEADBEEFDEADBEEFD', '1000', null],
     ]);
+    for (const leg of legs) {
+      const hash = leg.transactionId.split(':')[0]!.toLowerCase().replace(/^0x/, '');
+      expect(leg.transferId).toBe(leg.direction.startsWith('transfer_') ? `chain:${hash}` : null);
+    }
     // 2 − 0.5 − 0.00042 + 0.01 = 1.50958 ETH: the chain agrees with the history.
     expect(result.reportedBalances).toEqual(
       new Map([

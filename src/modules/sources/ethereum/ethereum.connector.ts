@@ -3,10 +3,13 @@
  * ERC-20 transfers from an Etherscan-compatible API, balances by JSON-RPC through viem
  * (`eth_getBalance`, ERC-20 `balanceOf`) as the source-reported quantities. What each transfer
  * means for the ledger is decided in src/domain/chains/ethereum. Gas is a `fee` priced with the
- * stored daily ETH price of its UTC day; deposits and withdrawals carry no price.
+ * stored daily ETH price of its UTC day; deposits and withdrawals carry no price. Native ETH
+ * receipts and payments are recorded as `transfer_in`/`transfer_out` with transferId
+ * `chain:<hash>` (an exchange leg of the same transaction pairs with them); tokens are not.
  */
 import { createPublicClient, erc20Abi, getAddress, http, isAddress, type PublicClient } from 'viem';
 import { addressLegs, unitsToDecimal, type AddressLeg } from '../../../domain/chains/ethereum/index.js';
+import { transferDirection } from '../../../domain/chains/transfer-id.js';
 import type { MarketPricesPort } from '../../../common/ports/market-prices.port.js';
 import {
   singlePage,
@@ -115,12 +118,12 @@ export class EthereumConnector implements SourceConnector {
       out.push({
         transactionId: leg.transactionId,
         symbol: leg.symbol,
-        direction: leg.direction,
+        direction: transferDirection(leg.direction, leg.transferId),
         amount: leg.amount,
         priceUsd,
         feeUsd: null,
         occurredAt: leg.occurredAt,
-        transferId: null,
+        transferId: leg.transferId,
       });
     }
     return out;

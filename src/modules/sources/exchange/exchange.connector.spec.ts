@@ -11,6 +11,7 @@ import {
   KRAKEN_BALANCES,
   KRAKEN_LEDGER,
   KRAKEN_TRADES,
+  krakenMovement,
   krakenTrade as trade,
 } from '../../../../test/fakes/kraken-fake-server.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
@@ -48,6 +49,8 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
     kraken.trades = new Map(KRAKEN_TRADES);
     kraken.ledger = new Map(KRAKEN_LEDGER);
     kraken.balances = new Map(KRAKEN_BALANCES);
+    kraken.withdrawals = [];
+    kraken.deposits = [];
     kraken.keys.set(FAKE_KRAKEN_KEY, FAKE_KRAKEN_SECRET);
     kraken.pageSize = 2;
     kraken.requests.length = 0;
@@ -117,10 +120,64 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
       'Ledgers ofs=2 start=-',
       'Ledgers ofs=4 start=-',
       'Ledgers ofs=6 start=-',
+      // Kraken's ledger has no chain txid: the funding lists give it (joined by refid).
+      'WithdrawStatus ofs=undefined start=-',
+      'DepositStatus ofs=undefined start=-',
       'TradesHistory ofs=0 start=-',
       'TradesHistory ofs=2 start=-',
     ]);
     expect(prices.asked.sort()).toEqual(['BTC 2025-02-10', 'DOT 2025-02-15']);
+  });
+
+  it('a withdrawal and a deposit with a chain txid (WithdrawStatus/DepositStatus, joined by refid) are transfer legs with the chain id; the fee stays a fee', async () => {
+    const out = `0x${'AB'.repeat(32)}`; // an upper-case, 0x-prefixed hash is normalized
+    const incoming = 'cd'.repeat(32);
+    kraken.withdrawals = [
+      krakenMovement('R-LA6', 'XXBT', '2025-02-10T12:00:00Z', '0.0200000000', '0.0001000000', out),
+      // A movement the ledger does not list (another refid) changes nothing.
+      krakenMovement('R-ELSEWHERE', 'XXBT', '2025-02-11T12:00:00Z', '1.0', '0.0001', 'ef'.repeat(32)),
+    ];
+    kraken.deposits = [
+      krakenMovement('R-LA2', 'XXBT', '2025-02-12T09:00:00Z', '0.0500000000', '0', incoming),
+    ];
+    const result = await connector().fetch(request());
+    if (result.status !== 'ready') throw new Error('expected ready');
+    const all: SourceTransaction[] = [];
+    for await (const page of result.pages) all.push(...page);
+    const ledgerLegs = all
+      .filter((t) => t.transactionId.startsWith('ledger:'))
+      .map((t) => [t.transactionId, t.direction, t.amount, t.priceUsd, t.transferId]);
+    expect(ledgerLegs).toEqual([
+      // The transfer_out is what left for the chain; the fee is its own disposal, as before.
+      ['ledger:LA6', 'transfer_out', '0.02', null, `chain:${'ab'.repeat(32)}`],
+      ['ledger:LA6:fee', 'fee', '0.0001', '95000', null],
+      ['ledger:LA2', 'transfer_in', '0.05', null, `chain:${incoming}`],
+      ['ledger:LA7', 'income', '1.5', '5', null],
+    ]);
+    expect(
+      all.filter((t) => !t.transactionId.startsWith('ledger:')).every((t) => t.transferId === null),
+    ).toBe(true);
+  });
+
+  it('a key without the funding permission (DepositStatus refused): the sync goes on, that leg without a txid', async () => {
+    kraken.withdrawals = [
+      krakenMovement('R-LA6', 'XXBT', '2025-02-10T12:00:00Z', '0.02', '0.0001', 'ab'.repeat(32)),
+    ];
+    kraken.deposits = [krakenMovement('R-LA2', 'XXBT', '2025-02-12T09:00:00Z', '0.05', '0', 'cd'.repeat(32))];
+    kraken.fail({ path: /DepositStatus/, errors: ['EGeneral:Permission denied'] });
+    const result = await connector().fetch(request());
+    if (result.status !== 'ready') throw new Error('expected ready');
+    const all: SourceTransaction[] = [];
+    for await (const page of result.pages) all.push(...page);
+    expect(
+      all
+        .filter((t) => t.symbol === 'BTC' && t.transactionId.startsWith('ledger:'))
+        .map((t) => [t.transactionId, t.direction, t.transferId]),
+    ).toEqual([
+      ['ledger:LA6', 'transfer_out', `chain:${'ab'.repeat(32)}`],
+      ['ledger:LA6:fee', 'fee', null],
+      ['ledger:LA2', 'deposit', null],
+    ]);
   });
 
   it('an incremental sync asks only from the last sync less a day, and says it is incremental', async () => {

@@ -7,6 +7,9 @@
  * - trades (fetchMyTrades), for all symbols at once where the exchange allows it, else per
  *   market of the currencies the account holds or moved;
  * - the ledger (fetchLedger), or deposits and withdrawals where the exchange has no ledger;
+ * - where the ledger lacks the chain txid of deposits and withdrawals (Kraken), also the
+ *   exchange's deposits and withdrawals (fetchDeposits/fetchWithdrawals), joined to the ledger
+ *   rows by reference (TXID_BY_REFERENCE) to give those rows their txid (a transfer id);
  * - balances (fetchBalance), reported to reconciliation.
  *
  * Pages: Kraken and Bitstamp by offset (OFFSET_PAGING), every other exchange by time (`since`
@@ -83,6 +86,16 @@ const OFFSET_PAGING: Readonly<
     read: (json) => ({ rows: Array.isArray(json) ? json.length : 0 }),
   },
 };
+
+/**
+ * Exchanges whose ledger rows lack the chain txid that their deposit and withdrawal lists carry,
+ * and how a ledger row names its movement. Kraken: a Ledgers row's `refid` (ccxt `referenceId`)
+ * is the `refid` of the WithdrawStatus / DepositStatus entry (ccxt `id`), which has the `txid`.
+ * The lists are asked once per sync from `since` (Kraken lists recent movements only; an older
+ * one keeps no txid and stays a withdrawal/deposit). A key without the permission to list
+ * funding (PermissionDenied) syncs as before, without txids.
+ */
+const TXID_BY_REFERENCE: ReadonlySet<string> = new Set(['kraken']);
 
 export interface ExchangeConnectorOptions extends ExchangeClientOptions {
   /** ccxt ids allowed beyond the named exchanges (EXCHANGE_GENERIC_IDS), as their own platforms. */
@@ -297,6 +310,14 @@ export class ExchangeConnector implements SourceConnector {
           info: entry.info as Record<string, unknown>,
         });
       }
+      if (TXID_BY_REFERENCE.has(exchange.id)) {
+        const txids = await this.txidsByReference(exchange, since, signal);
+        for (const entry of entries) {
+          const txid = entry.referenceId ? txids.get(entry.referenceId) : undefined;
+          const kept = entry.id === undefined ? undefined : byId.get(entry.id);
+          if (txid && kept && !kept.txid) byId.set(kept.id, { ...kept, txid });
+        }
+      }
       return [...byId.values()];
     }
     const movements: Transaction[] = [];
@@ -333,9 +354,41 @@ export class ExchangeConnector implements SourceConnector {
         currency: movement.currency ?? '',
         amount: String(movement.amount ?? 0),
         fee: movement.fee ? { cost: String(movement.fee.cost ?? 0), currency: movement.fee.currency } : null,
+        txid: movement.txid ?? null,
       });
     }
     return [...byId.values()];
+  }
+
+  /**
+   * The chain txid of each deposit and withdrawal the exchange lists, by its id (the reference
+   * its ledger rows carry; see TXID_BY_REFERENCE). One request each, from `since`.
+   */
+  private async txidsByReference(
+    exchange: Exchange,
+    since: number | undefined,
+    signal: AbortSignal,
+  ): Promise<Map<string, string>> {
+    const ccxt = await loadCcxt();
+    const txids = new Map<string, string>();
+    const lists: (() => Promise<Transaction[]>)[] = [];
+    if (exchange.has['fetchWithdrawals']) lists.push(() => exchange.fetchWithdrawals(undefined, since));
+    if (exchange.has['fetchDeposits']) lists.push(() => exchange.fetchDeposits(undefined, since));
+    for (const list of lists) {
+      let movements: Transaction[];
+      try {
+        movements = await this.call(exchange, signal, list);
+      } catch (error) {
+        if (error instanceof ccxt.PermissionDenied) continue;
+        throw error;
+      }
+      for (const movement of movements) {
+        // A txid exists once the exchange broadcast the transaction (Kraken: Settled or Success).
+        if (movement.id && movement.txid && movement.status !== 'failed' && movement.status !== 'canceled')
+          txids.set(movement.id, movement.txid);
+      }
+    }
+    return txids;
   }
 
   /**
@@ -399,9 +452,7 @@ export class ExchangeConnector implements SourceConnector {
       for (const [symbol, price] of found) known.set(`${symbol} ${date}`, price);
     }
     try {
-      return exchangeLegs(history.trades, history.ledger, (symbol, date) =>
-        known.get(`${symbol} ${date}`),
-      ).map((leg) => ({ ...leg, transferId: null }));
+      return exchangeLegs(history.trades, history.ledger, (symbol, date) => known.get(`${symbol} ${date}`));
     } catch (error) {
       if (error instanceof UnpricedExchangeItemError)
         throw new SourceUnavailableError(`${error.message} The market history must cover it.`);
