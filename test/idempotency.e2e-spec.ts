@@ -3,6 +3,7 @@
  * the first response again without executing twice; the same key with another request is 422;
  * a retry while the first runs is 409 with Retry-After; keys are per client and kept 24 hours.
  */
+import { DataSource } from 'typeorm';
 import { ManualClock } from '../src/common/clock/clock.js';
 import { IdempotencyService } from '../src/modules/idempotency/idempotency.service.js';
 import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
@@ -195,6 +196,31 @@ describe('Idempotency-Key (e2e)', () => {
       expect(ids).toContain('idem-a');
       expect(ids).toContain('idem-b');
     }
+  });
+
+  it('keeps the answer encrypted at rest: a webhook secret shown once is replayed, never stored in clear', async () => {
+    const key = uniqueKey();
+    const register = () =>
+      t.http
+        .post('/v1/api/webhooks')
+        .set('Authorization', a)
+        .set('Idempotency-Key', key)
+        .send({ url: 'http://127.0.0.1:9/hook', eventTypes: ['account.synced'] });
+    const first = await register().expect(201);
+    const secret = first.body.result.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const replay = await register().expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(first.text);
+    const rows = (await t.app
+      .get(DataSource)
+      .query('SELECT response_body FROM idempotency_key WHERE idempotency_key = $1', [key])) as {
+      response_body: string;
+    }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.response_body.startsWith('enc1.')).toBe(true);
+    expect(rows[0]?.response_body).not.toContain(secret);
+    expect(rows[0]?.response_body).not.toContain(secret.slice('whsec_'.length, 20));
   });
 
   it('lets 20 concurrent retries of one POST create exactly one portfolio', async () => {

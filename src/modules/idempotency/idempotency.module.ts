@@ -6,6 +6,7 @@ import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdempotencyScheduler } from './idempotency.scheduler.js';
 import { IdempotencyService } from './idempotency.service.js';
+import { StoredResponseCipher } from './stored-response.cipher.js';
 
 /**
  * Idempotency-Key for every authenticated POST/PUT/PATCH/DELETE (issue 18 item 5). Owns the
@@ -16,6 +17,7 @@ import { IdempotencyService } from './idempotency.service.js';
   providers: [
     IdempotencyRepository,
     IdempotencyService,
+    StoredResponseCipher,
     IdempotencyScheduler,
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   ],

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import { IdempotencyRepository, type StoredResponse } from './idempotency.repository.js';
+import { StoredResponseCipher } from './stored-response.cipher.js';
 
 /** How long a key is remembered per client (Stripe keeps keys 24 hours). */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -34,6 +35,7 @@ export class IdempotencyService {
   constructor(
     private readonly repository: IdempotencyRepository,
     private readonly clock: Clock,
+    private readonly cipher: StoredResponseCipher,
   ) {}
 
   async admit(caller: IdempotentCaller, key: string, fingerprint: string): Promise<Admission> {
@@ -61,7 +63,7 @@ export class IdempotencyService {
       response: {
         status: existing.responseStatus!,
         headers: existing.responseHeaders ?? {},
-        body: existing.responseBody ?? '',
+        body: await this.cipher.open(binding(caller, key), existing.responseBody ?? ''),
       },
     };
   }
@@ -74,7 +76,9 @@ export class IdempotencyService {
     response: StoredResponse | null,
   ): Promise<void> {
     if (response && isFinal(response.status)) {
-      await this.repository.complete(caller.tenantId, caller.clientId, key, fingerprint, response);
+      // Encrypted at rest: the answer may hold a secret shown once (StoredResponseCipher).
+      const sealed = { ...response, body: await this.cipher.seal(binding(caller, key), response.body) };
+      await this.repository.complete(caller.tenantId, caller.clientId, key, fingerprint, sealed);
     } else {
       await this.repository.release(caller.tenantId, caller.clientId, key, fingerprint);
     }
@@ -104,4 +108,9 @@ export class IdempotencyService {
  */
 function isFinal(status: number): boolean {
   return status >= 200 && status < 300;
+}
+
+/** What a stored answer is bound to: its tenant, client and key. */
+function binding(caller: IdempotentCaller, key: string): string {
+  return `idempotency:${caller.tenantId}:${caller.clientId}:${key}`;
 }
