@@ -80,12 +80,12 @@ export class CreateReportSnapshotDto {
   asset?: string;
 
   @ApiPropertyOptional({
-    description: 'Lot selection: `fifo` (default) or `hifo`.',
+    description: 'Lot selection: `fifo` (default), `hifo` or `lifo`.',
     enum: [...COST_BASIS_METHODS],
     default: DEFAULT_COST_BASIS_METHOD,
   })
   @IsOptional()
-  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo or hifo.' })
+  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo, hifo or lifo.' })
   method?: CostBasisMethod;
 }
 

@@ -85,7 +85,7 @@ export class TaxReportQueryDto {
     default: DEFAULT_COST_BASIS_METHOD,
   })
   @IsOptional()
-  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo or hifo.' })
+  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo, hifo or lifo.' })
   method?: CostBasisMethod;
 }
 
