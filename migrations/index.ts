@@ -11,6 +11,7 @@ import { InitialTenancy1795261121274 } from './1795261121274-InitialTenancy.js';
 import { SecretGeneration1795500657811 } from './1795500657811-SecretGeneration.js';
 import { AccountReviewAndBackoff1795700000000 } from './1795700000000-AccountReviewAndBackoff.js';
 import { WebhooksAndOutbox1796000000000 } from './1796000000000-WebhooksAndOutbox.js';
+import { CostBasisElections1796200000000 } from './1796200000000-CostBasisElections.js';
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InitialTenancy1795261121274,
   MarketData1795262110787,
@@ -23,4 +24,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   AccountReviewAndBackoff1795700000000,
   AuditTrailAndReportSnapshots1795900000000,
   WebhooksAndOutbox1796000000000,
+  CostBasisElections1796200000000,
 ];

@@ -217,7 +217,7 @@ describe('Form 1099-DA reconciliation (e2e)', () => {
   it('parameter errors, media type, size, tenancy and authentication', async () => {
     expect(Object.keys((await reconcile('', BROKER).expect(400)).body.errors)).toContain('tax_year');
     expect(
-      Object.keys((await reconcile('tax_year=2025&method=lifo', BROKER).expect(400)).body.errors),
+      Object.keys((await reconcile('tax_year=2025&method=average', BROKER).expect(400)).body.errors),
     ).toContain('method');
     await t.http
       .post('/taip/form-1099-da/reconciliation?tax_year=2025')

@@ -226,7 +226,7 @@ describe('open lots and harvesting candidates (e2e)', () => {
       ['min_loss=-5', 'min_loss'],
       ['min_loss=1.234', 'min_loss'],
       ['wash_sale=maybe', 'wash_sale'],
-      ['method=lifo', 'method'],
+      ['method=average', 'method'],
       ['account_id=nope', 'account_id'],
       ['asset=B-T-C', 'asset'],
     ]) {

@@ -143,7 +143,7 @@ describe('report snapshots (e2e)', () => {
       [{ kind: 'gains', taxYear: '2024' }, 'taxYear'],
       [{ kind: 'gains', taxYear: 2024, accountId: 'x' }, 'accountId'],
       [{ kind: 'gains', taxYear: 2024, accountId, identity: 'y' }, 'accountId'],
-      [{ kind: 'gains', taxYear: 2024, method: 'lifo' }, 'method'],
+      [{ kind: 'gains', taxYear: 2024, method: 'average' }, 'method'],
     ];
     for (const [body, field] of cases) {
       const res = await freeze(body).expect(400);

@@ -11,7 +11,16 @@ import { roundUsdToCents } from '../src/domain/money/format.js';
 import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
 import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/sources/index.js';
 import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
-import { bearer, sandboxAccount } from './factories/accounts.factory.js';
+import { ClientsService } from '../src/modules/tenancy/clients.service.js';
+import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import {
+  bearer,
+  createAccount,
+  csvOf,
+  importCsv,
+  sandboxAccount,
+  sourceTx,
+} from './factories/accounts.factory.js';
 import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
 
 const Decimal = GlobalDecimal.clone({ precision: 1_000 });
@@ -72,4 +81,95 @@ describe('gains report agrees with balances on every sandbox account (e2e)', () 
       expect(checked).toBe(SANDBOX_ACCOUNT_FIXTURES.length - 4);
     },
   );
+
+  it('under method elections (tenant LIFO, one account HIFO, a transfer between them): Σ years = realizedGainLoss', async () => {
+    const admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
+    const { id: tenantId } = await t.app
+      .get(TenantsService)
+      .createTenant('invariant-elections', 'Invariant under elections');
+    const client = await t.app.get(ClientsService).createClient('invariant-elections', ['partner']);
+    const token = await t.token(client.clientId, client.clientSecret);
+    const tenant = 'invariant-elections';
+    const a = await createAccount(t, admin, { tenant, identity: 'invariant-elections/a' });
+    const b = await createAccount(t, admin, { tenant, identity: 'invariant-elections/b' });
+    // Today (2026-03-15) is the first day the elections can take effect: the sales of today use them.
+    const today = (hour: number) => `2026-03-15T0${hour}:00:00Z`;
+    const historyA = [
+      sourceTx({
+        transactionId: 'a1',
+        at: '2024-02-01T00:00:00Z',
+        amount: '1',
+        priceUsd: '30000',
+        feeUsd: '5',
+      }),
+      sourceTx({ transactionId: 'a2', at: '2024-09-01T00:00:00Z', amount: '2', priceUsd: '60000' }),
+      sourceTx({ transactionId: 'a3', at: '2025-01-05T00:00:00Z', amount: '1', priceUsd: '45000.5' }),
+      sourceTx({
+        transactionId: 'as1',
+        at: '2025-04-01T00:00:00Z',
+        direction: 'sell',
+        amount: '0.7',
+        priceUsd: '80000',
+        feeUsd: '3',
+      }),
+      sourceTx({
+        transactionId: 'at1',
+        at: '2025-05-01T00:00:00Z',
+        direction: 'transfer_out',
+        amount: '1',
+        transferId: 'ab-1',
+      }),
+      sourceTx({ transactionId: 'as2', at: today(1), direction: 'sell', amount: '1.1', priceUsd: '70000' }),
+    ];
+    const historyB = [
+      sourceTx({
+        transactionId: 'bt1',
+        at: '2025-05-01T00:10:00Z',
+        direction: 'transfer_in',
+        amount: '1',
+        transferId: 'ab-1',
+      }),
+      sourceTx({ transactionId: 'b1', at: '2025-06-01T00:00:00Z', amount: '0.5', priceUsd: '90000' }),
+      sourceTx({
+        transactionId: 'bs1',
+        at: '2025-08-01T00:00:00Z',
+        direction: 'sell',
+        amount: '0.3',
+        priceUsd: '100000',
+      }),
+      sourceTx({
+        transactionId: 'bs2',
+        at: today(2),
+        direction: 'sell',
+        amount: '0.6',
+        priceUsd: '65000',
+        feeUsd: '7',
+      }),
+    ];
+    await importCsv(t, admin, a.accountId, csvOf(historyA), tenant).expect(200);
+    await importCsv(t, admin, b.accountId, csvOf(historyB), tenant).expect(200);
+    const elect = (body: Record<string, unknown>) =>
+      t.http.post('/taip/cost-basis-method').set(bearer(token)).send(body).expect(201);
+    await elect({ method: 'lifo', effective_from: '2026-03-15' });
+    await elect({ method: 'hifo', effective_from: '2026-03-15', account_id: b.accountId });
+
+    for (const { accountId } of [a, b]) {
+      let sum = new Decimal(0);
+      for (const year of [2024, 2025, 2026]) {
+        const res = await t.http
+          .get(`/taip/gains-report?tax_year=${year}&account_id=${accountId}`)
+          .set(bearer(token))
+          .expect(200);
+        expect(res.body.method_source).toBe('elected');
+        sum = sum.plus(res.body.exact.net_gains_usd);
+      }
+      const balances = await t.http
+        .get(`/v1/api/account/${accountId}/balances`)
+        .set(bearer(token))
+        .expect(200);
+      const snapshot = await t.app.get(BalanceSnapshotsRepository).find(tenantId, accountId);
+      expect(sum.toFixed()).toBe(new Decimal(snapshot!.realizedGainUsd).toFixed());
+      expect(roundUsdToCents(sum.toFixed()).toFixed(2)).toBe(balances.body.result.realizedGainLoss);
+    }
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Balances from the ledger: the cost-basis engine (src/domain/cost-basis) over the accounts
- * linked by own-account transfers, valued at the stored prices, with the service's one cost-basis
- * method (DEFAULT_COST_BASIS_METHOD, which the tax report also defaults to). Pure: no database,
+ * linked by own-account transfers, valued at the stored prices, each disposal with the method in
+ * force for its account on its date under the tenant's elections (FIFO without any; the tax
+ * report uses the same elections when no method is asked for). Pure: no database,
  * clock or framework; the refresh engine supplies entries, prices and the time.
  *
  * Why the linked accounts: lots are kept per account, and the only thing that crosses accounts
@@ -12,7 +13,10 @@
 import {
   computeCostBasis,
   DEFAULT_COST_BASIS_METHOD,
+  electedMethod,
+  methodForElections,
   summarizeByAccountAndSymbol,
+  type MethodElection,
   valuePositions,
   type InsufficientHoldingsIssue,
   type LedgerEntry,
@@ -31,14 +35,22 @@ export interface SnapshotInput {
   /** Quantities each source reported itself (null: the account's balances are calculated). */
   readonly reportedBalances: ReadonlyMap<string, Readonly<Record<string, string>> | null>;
   readonly computedAt: Date;
+  /**
+   * The tenant's cost-basis method elections (docs/cost-basis.md, "Method elections"): each
+   * disposal uses the method in force for its account on its date. None or empty: FIFO.
+   */
+  readonly elections?: readonly MethodElection[];
 }
 
 /** Exact (the global Decimal's 20 significant digits would round sums of large positions); nulls left out. */
 const sum = (values: readonly (string | null)[]): string => canonicalDecimal(sumExact(values));
 
 export function computeBalanceSnapshots(input: SnapshotInput): Snapshot[] {
-  const method = DEFAULT_COST_BASIS_METHOD;
-  const result = computeCostBasis(input.entries, { method });
+  const elections = input.elections ?? [];
+  const result = computeCostBasis(input.entries, {
+    method: DEFAULT_COST_BASIS_METHOD,
+    methodFor: methodForElections(elections),
+  });
   const wanted = new Set(input.accountIds);
   const valued = valuePositions(
     summarizeByAccountAndSymbol(result).filter((p) => wanted.has(p.accountId)),
@@ -64,7 +76,8 @@ export function computeBalanceSnapshots(input: SnapshotInput): Snapshot[] {
     return {
       accountId,
       lastUpdatedOn: input.computedAt,
-      method,
+      // The method in force for the account now (earlier disposals may have used an earlier election's).
+      method: electedMethod(elections, accountId, input.computedAt),
       marketValueUsd: sum(assets.map((a) => a.marketValueUsd)),
       realizedGainUsd: sum(assets.map((a) => a.realizedGainUsd)),
       unrealizedGainUsd: sum(assets.map((a) => a.unrealizedGainUsd)),

@@ -157,9 +157,61 @@ describe('computeCostBasis: buys and sales', () => {
     ]);
   });
 
+  it('LIFO consumes the newest lots first and splits the last one touched', () => {
+    const result = computeCostBasis(history, { method: 'lifo' });
+    // newest first: b3 (1 BTC, basis 45000), then 0.5 of b2 (basis 100020 × 0.5 / 2 = 25005).
+    // proceeds 89970 pro rata: b3 89970 × 1/1.5 = 59980, b2 takes the rest 29990.
+    expect(disposalRows(result)).toEqual([
+      {
+        tx: 's1',
+        lot: 'b3',
+        quantity: '1',
+        acquired: '2024-03-10',
+        disposed: '2024-06-01',
+        proceedsUsd: '59980',
+        costBasisUsd: '45000',
+        gainUsd: '14980',
+        term: 'short',
+        basisKnown: true,
+      },
+      {
+        tx: 's1',
+        lot: 'b2',
+        quantity: '0.5',
+        acquired: '2024-02-10',
+        disposed: '2024-06-01',
+        proceedsUsd: '29990',
+        costBasisUsd: '25005',
+        gainUsd: '4985',
+        term: 'short',
+        basisKnown: true,
+      },
+    ]);
+    // listed in the order LIFO would consume them next: the rest of b2 (100020 − 25005), then b1
+    expect(openLotRows(result)).toEqual([
+      {
+        account: 'acct-a',
+        lot: 'b2',
+        quantity: '1.5',
+        costBasisUsd: '75015',
+        acquired: '2024-02-10',
+        basisKnown: true,
+      },
+      {
+        account: 'acct-a',
+        lot: 'b1',
+        quantity: '1',
+        costBasisUsd: '40010',
+        acquired: '2024-01-10',
+        basisKnown: true,
+      },
+    ]);
+  });
+
   it.each<[CostBasisMethod, string]>([
     ['fifo', '24955'],
     ['hifo', '14955'],
+    ['lifo', '19965'],
   ])('%s realizes %s USD on the sale', (method, gainUsd) => {
     const gains = computeCostBasis(history, { method }).disposals.map((d) => new Decimal(d.gainUsd));
     expect(Decimal.sum(...gains).toFixed()).toBe(gainUsd);
@@ -174,6 +226,11 @@ describe('computeCostBasis: buys and sales', () => {
     ];
     expect(computeCostBasis(sameInstant, { method: 'fifo' }).disposals[0].lotOriginTransactionId).toBe('b-1');
     expect(computeCostBasis(sameInstant, { method: 'hifo' }).disposals[0].lotOriginTransactionId).toBe('b-1');
+    // LIFO: newest (b-0) first; b-1 and b-2 tie in time, so the transactionId byte order decides
+    const twoUnits = [...sameInstant.slice(0, 3), { ...sameInstant[3], amount: '2' }];
+    expect(
+      computeCostBasis(twoUnits, { method: 'lifo' }).disposals.map((d) => d.lotOriginTransactionId),
+    ).toEqual(['b-0', 'b-1']);
   });
 
   it('keeps allocated basis and proceeds exact in total when the split does not terminate', () => {
@@ -213,6 +270,83 @@ describe('computeCostBasis: buys and sales', () => {
       ['s3', '33.333333333333333333333333333334', '1'],
     ]);
     expect(result.openLots).toEqual([]);
+  });
+});
+
+describe('computeCostBasis: a method per disposal (elections)', () => {
+  // docs/cost-basis.md, "Method elections", worked example: FIFO until 2024-07-01, then LIFO,
+  // then HIFO from 2024-09-01.
+  const history: LedgerEntry[] = [
+    ledgerEntry({
+      tx: 'b1',
+      at: '2024-01-10',
+      direction: 'buy',
+      amount: '1',
+      priceUsd: '40000',
+      feeUsd: '10',
+    }),
+    ledgerEntry({
+      tx: 'b2',
+      at: '2024-02-10',
+      direction: 'buy',
+      amount: '2',
+      priceUsd: '50000',
+      feeUsd: '20',
+    }),
+    ledgerEntry({ tx: 'b3', at: '2024-03-10', direction: 'buy', amount: '1', priceUsd: '45000' }),
+    ledgerEntry({
+      tx: 's1',
+      at: '2024-06-01',
+      direction: 'sell',
+      amount: '1.5',
+      priceUsd: '60000',
+      feeUsd: '30',
+    }),
+    ledgerEntry({ tx: 's2', at: '2024-08-01', direction: 'sell', amount: '1', priceUsd: '70000' }),
+    ledgerEntry({ tx: 'b4', at: '2024-08-15', direction: 'buy', amount: '1', priceUsd: '30000' }),
+    ledgerEntry({ tx: 's3', at: '2024-10-01', direction: 'sell', amount: '0.5', priceUsd: '80000' }),
+  ];
+  const elected = (_accountId: string, at: Date): CostBasisMethod =>
+    at.toISOString().slice(0, 10) < '2024-07-01'
+      ? 'fifo'
+      : at.toISOString().slice(0, 10) < '2024-09-01'
+        ? 'lifo'
+        : 'hifo';
+
+  it('takes each disposal in the method in force on its date', () => {
+    const result = computeCostBasis(history, { method: 'fifo', methodFor: elected });
+    expect(
+      result.disposals.map((d) => [
+        d.transactionId,
+        d.lotOriginTransactionId,
+        d.quantity,
+        d.proceedsUsd,
+        d.costBasisUsd,
+        d.gainUsd,
+      ]),
+    ).toEqual([
+      // FIFO: all of b1 (40010), then 0.5 of b2 (100020 / 2 × 0.5 = 25005); proceeds 89970 pro rata
+      ['s1', 'b1', '1', '59980', '40010', '19970'],
+      ['s1', 'b2', '0.5', '29990', '25005', '4985'],
+      // LIFO: the newest lot is b3 (b4 is not bought yet): 70000 − 45000
+      ['s2', 'b3', '1', '70000', '45000', '25000'],
+      // HIFO: b2 at 50010 a unit beats b4 at 30000: 0.5 × 80000 − 75015 / 1.5 × 0.5
+      ['s3', 'b2', '0.5', '40000', '25005', '14995'],
+    ]);
+    // listed in the order of the method at the last entry (HIFO)
+    expect(openLotRows(result).map((l) => [l.lot, l.quantity, l.costBasisUsd])).toEqual([
+      ['b2', '1', '50010'],
+      ['b4', '1', '30000'],
+    ]);
+  });
+
+  it('equals the single method when methodFor always answers it', () => {
+    for (const method of ['fifo', 'hifo', 'lifo'] as const) {
+      expect(computeCostBasis(history, { method: 'fifo', methodFor: () => method })).toEqual({
+        ...computeCostBasis(history, { method }),
+        method: 'fifo',
+      });
+    }
   });
 });
 

@@ -42,7 +42,7 @@ export function computeCostBasis(
 ): CostBasisResult {
   // Every entry is validated before any is applied: an invalid ledger gives an error, never a partial result.
   const parsed = entries.map(parseLedgerEntry).sort((a, b) => compareForProcessing(a.entry, b.entry));
-  return new CostBasisEngine(options.method, parsed, options.disposalsInYear).run();
+  return new CostBasisEngine(options.method, parsed, options.disposalsInYear, options.methodFor).run();
 }
 
 /** A validated entry with its decimals parsed once. */
@@ -97,6 +97,7 @@ class CostBasisEngine {
     private readonly method: CostBasisMethod,
     private readonly entriesInProcessingOrder: readonly ParsedEntry[],
     private readonly disposalsInYear?: number,
+    private readonly methodFor?: (accountId: string, at: Date) => CostBasisMethod,
   ) {
     this.lotBook = new LotBook(method);
     this.transfers = matchTransfers(entriesInProcessingOrder.map((parsed) => parsed.entry));
@@ -141,20 +142,38 @@ class CostBasisEngine {
   private result(): CostBasisResult {
     return {
       method: this.method,
-      openLots: this.lotBook.openLots().map((lot): OpenLot => ({
-        accountId: lot.accountId,
-        symbol: lot.symbol,
-        quantity: toCanonical(lot.quantity),
-        costBasisUsd: toCanonical(lot.costBasisUsd),
-        acquiredAt: new Date(lot.acquiredAt.getTime()),
-        basisKnown: lot.basisKnown,
-        originTransactionId: lot.originTransactionId,
-      })),
+      openLots: this.lotBook
+        .openLots((accountId) => this.methodAt(accountId, this.lastEntryAt()))
+        .map((lot): OpenLot => ({
+          accountId: lot.accountId,
+          symbol: lot.symbol,
+          quantity: toCanonical(lot.quantity),
+          costBasisUsd: toCanonical(lot.costBasisUsd),
+          acquiredAt: new Date(lot.acquiredAt.getTime()),
+          basisKnown: lot.basisKnown,
+          originTransactionId: lot.originTransactionId,
+        })),
       disposals: [...this.disposals],
       removals: [...this.removals],
       incomeEvents: [...this.incomeEvents],
       issues: [...this.issues],
     };
+  }
+
+  /** The method that takes lots from `accountId` at `at`. */
+  private methodAt(accountId: string, at: Date): CostBasisMethod {
+    return this.methodFor ? this.methodFor(accountId, at) : this.method;
+  }
+
+  private lastEntryAt(): Date {
+    const last = this.entriesInProcessingOrder.at(-1);
+    return last ? last.entry.timestamp : new Date(0);
+  }
+
+  /** Takes `quantity` of the entry's asset from its account in the method in force at the entry. */
+  private takeLots(entry: LedgerEntry, quantity: ScaledDecimal) {
+    const method = this.methodAt(entry.accountId, entry.timestamp);
+    return this.lotBook.take(entry.accountId, entry.symbol, quantity, method);
   }
 
   private openKnownBasisLot(entry: LedgerEntry, quantity: ScaledDecimal, costBasisUsd: ScaledDecimal): void {
@@ -202,7 +221,7 @@ class CostBasisEngine {
     proceedsUsd: ScaledDecimal,
     direction: Disposal['direction'],
   ): void {
-    const { taken, missingQuantity } = this.lotBook.take(entry.accountId, entry.symbol, quantity);
+    const { taken, missingQuantity } = this.takeLots(entry, quantity);
     const pieces: (LotPiece | null)[] = [...taken];
     if (missingQuantity.isPositive()) {
       this.flagInsufficientHoldings(entry, missingQuantity);
@@ -245,7 +264,7 @@ class CostBasisEngine {
 
   /** Quantity leaves the tenant's books without a taxable event (e.g. sent to an unknown address). */
   private removeNonTaxably(entry: LedgerEntry, quantity: ScaledDecimal, reason: RemovalReason): void {
-    const { taken, missingQuantity } = this.lotBook.take(entry.accountId, entry.symbol, quantity);
+    const { taken, missingQuantity } = this.takeLots(entry, quantity);
     if (missingQuantity.isPositive()) this.flagInsufficientHoldings(entry, missingQuantity);
     this.recordRemovals(entry, taken, reason);
   }
@@ -256,7 +275,7 @@ class CostBasisEngine {
    * difference is removed from the moving lots, again in method order, without a taxable event.
    */
   private sendTransfer(entry: LedgerEntry, quantity: ScaledDecimal, inIndex: number): void {
-    const { taken, missingQuantity } = this.lotBook.take(entry.accountId, entry.symbol, quantity);
+    const { taken, missingQuantity } = this.takeLots(entry, quantity);
     if (missingQuantity.isPositive()) this.flagInsufficientHoldings(entry, missingQuantity);
     const receivedQuantity = this.entriesInProcessingOrder[inIndex].amount;
     const shortfall = sumScaled(taken.map((p) => p.quantity)).minus(receivedQuantity);

@@ -7,7 +7,7 @@
 import type { CostBasisMethod } from './cost-basis.types.js';
 
 /** Every lot-selection method, in the order the API documents them. */
-export const COST_BASIS_METHODS: readonly CostBasisMethod[] = ['fifo', 'hifo'];
+export const COST_BASIS_METHODS: readonly CostBasisMethod[] = ['fifo', 'hifo', 'lifo'];
 
 /** The method of the balances, of holdings as of a date, and of reports that name none. */
 export const DEFAULT_COST_BASIS_METHOD: CostBasisMethod = 'fifo';

@@ -7,7 +7,9 @@ import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { ExactDecimal as Exact } from '../money/exact-decimal.js';
 import { computeCostBasis } from './cost-basis-engine.js';
-import type { CostBasisMethod, CostBasisResult, LedgerEntry } from './cost-basis.types.js';
+import { COST_BASIS_METHODS } from './cost-basis-method.js';
+import type { CostBasisMethod, CostBasisOptions, CostBasisResult, LedgerEntry } from './cost-basis.types.js';
+import { methodForElections, type MethodElection } from './method-elections.js';
 import { summarizeByAccountAndSymbol, valuePositions } from './position-summary.js';
 
 const d = (text: string | undefined): Decimal => new Exact(text ?? 0);
@@ -16,7 +18,7 @@ const sum = (values: Iterable<Decimal>): Decimal => [...values].reduce((a, b) =>
 const NUM_RUNS = 200;
 const ACCOUNTS = ['acct-a', 'acct-b'] as const;
 const SYMBOLS = ['BTC', 'ETH'] as const;
-const METHODS: readonly CostBasisMethod[] = ['fifo', 'hifo'];
+const METHODS: readonly CostBasisMethod[] = COST_BASIS_METHODS;
 
 const account = fc.integer({ min: 0, max: ACCOUNTS.length - 1 });
 const symbol = fc.integer({ min: 0, max: SYMBOLS.length - 1 });
@@ -162,7 +164,33 @@ const history = (options: HistoryOptions) =>
     .array(fc.record({ step: stepArbitrary(options), gapMinutes }), { minLength: 1, maxLength: 40 })
     .map(buildHistory);
 
-const method = fc.constantFrom(...METHODS);
+const methodName = fc.constantFrom(...METHODS);
+
+/** Up to 6 elections, tenant-wide or per account, effective on days spread over the histories' decade. */
+const elections = fc
+  .array(
+    fc.record({
+      account: fc.integer({ min: -1, max: ACCOUNTS.length - 1 }),
+      method: methodName,
+      day: fc.integer({ min: 0, max: 3650 }),
+      recorded: fc.integer({ min: 0, max: 1000 }),
+    }),
+    { minLength: 1, maxLength: 6 },
+  )
+  .map((drawn): MethodElection[] =>
+    drawn.map((e) => ({
+      accountId: e.account < 0 ? null : ACCOUNTS[e.account],
+      method: e.method,
+      effectiveFrom: new Date(Date.UTC(2020, 0, 1) + e.day * 86_400_000).toISOString().slice(0, 10),
+      recordedAt: new Date(Date.UTC(2019, 0, 1) + e.recorded * 1000),
+    })),
+  );
+
+/** Options under every method, and under random elections (a method per disposal). */
+const method: fc.Arbitrary<CostBasisOptions> = fc.oneof(
+  methodName.map((m) => ({ method: m })),
+  elections.map((drawn) => ({ method: 'fifo' as const, methodFor: methodForElections(drawn) })),
+);
 
 const INFLOWS = new Set(['buy', 'income', 'deposit', 'transfer_in']);
 const key = (accountId: string, sym: string) => `${accountId}|${sym}`;
@@ -189,7 +217,7 @@ describe('cost-basis properties', () => {
   it('conserves quantity per account and asset: received − sent = open, disposed = sold, when holdings suffice', () => {
     fc.assert(
       fc.property(history({ removals: true, unknownBasis: true }), method, (entries, m) => {
-        const result = computeCostBasis(entries, { method: m });
+        const result = computeCostBasis(entries, m);
         expect(result.issues.filter((i) => i.kind === 'insufficient_holdings')).toEqual([]);
 
         const signed = (e: LedgerEntry) => (INFLOWS.has(e.direction) ? d(e.amount) : d(e.amount).negated());
@@ -223,7 +251,7 @@ describe('cost-basis properties', () => {
   it('makes every disposal row add up: costBasis + gain = proceeds, and a sale’s rows add up to its net proceeds', () => {
     fc.assert(
       fc.property(history({ removals: true, unknownBasis: true }), method, (entries, m) => {
-        const result = computeCostBasis(entries, { method: m });
+        const result = computeCostBasis(entries, m);
         for (const x of result.disposals) {
           expect(d(x.costBasisUsd).plus(d(x.gainUsd)).toFixed()).toBe(d(x.proceedsUsd).toFixed());
         }
@@ -271,7 +299,7 @@ describe('cost-basis properties', () => {
           method,
           fc.tuple(priceCents, priceCents),
           (entries, m, [btcCents, ethCents]) => {
-            const result = computeCostBasis(entries, { method: m });
+            const result = computeCostBasis(entries, m);
             const prices = {
               BTC: new Exact(btcCents).dividedBy(100).toFixed(),
               ETH: new Exact(ethCents).dividedBy(100).toFixed(),
@@ -359,19 +387,44 @@ describe('cost-basis properties', () => {
     );
     fc.assert(
       fc.property(shuffled, method, ([entries, permuted], m) => {
-        expect(computeCostBasis(permuted, { method: m })).toEqual(computeCostBasis(entries, { method: m }));
+        expect(computeCostBasis(permuted, m)).toEqual(computeCostBasis(entries, m));
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('sums the yearly reports to the balances’ realized gain per account and asset, under every method and election', () => {
+    fc.assert(
+      fc.property(history({ removals: true, unknownBasis: true }), method, (entries, m) => {
+        const balances = summarizeByAccountAndSymbol(computeCostBasis(entries, m));
+        const years = [...new Set(entries.map((e) => e.timestamp.getUTCFullYear()))];
+        const reported = years.flatMap(
+          (year) => computeCostBasis(entries, { ...m, disposalsInYear: year }).disposals,
+        );
+        expectSameTotals(
+          totalsBy(
+            reported,
+            (x) => key(x.accountId, x.symbol),
+            (x) => d(x.gainUsd),
+          ),
+          totalsBy(
+            balances,
+            (p) => key(p.accountId, p.symbol),
+            (p) => d(p.realizedGainUsd),
+          ),
+        );
+      }),
+      { numRuns: NUM_RUNS },
     );
   });
 
   it('writes out only one year’s disposals when asked, everything else unchanged', () => {
     fc.assert(
       fc.property(history({ removals: true, unknownBasis: true }), method, (entries, m) => {
-        const full = computeCostBasis(entries, { method: m });
+        const full = computeCostBasis(entries, m);
         const years = new Set(entries.map((e) => e.timestamp.getUTCFullYear()));
         for (const year of [...years, 1999]) {
-          expect(computeCostBasis(entries, { method: m, disposalsInYear: year })).toEqual({
+          expect(computeCostBasis(entries, { ...m, disposalsInYear: year })).toEqual({
             ...full,
             disposals: full.disposals.filter((x) => x.disposedAt.getUTCFullYear() === year),
           });

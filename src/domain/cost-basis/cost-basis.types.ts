@@ -8,10 +8,17 @@
 export type Direction =
   'buy' | 'sell' | 'deposit' | 'withdrawal' | 'transfer_in' | 'transfer_out' | 'income' | 'fee';
 
-export type CostBasisMethod = 'fifo' | 'hifo';
+export type CostBasisMethod = 'fifo' | 'hifo' | 'lifo';
 
 export interface CostBasisOptions {
+  /** The method of every lot taken, unless methodFor says otherwise. */
   readonly method: CostBasisMethod;
+  /**
+   * The method in force for the account at the moment of a disposal (a sale or fee), a removal
+   * or a transfer_out; lots are taken in its order. Unset: `method` everywhere. Elections
+   * (docs/cost-basis.md, "Method elections") are applied through this.
+   */
+  readonly methodFor?: (accountId: string, at: Date) => CostBasisMethod;
   /**
    * Write out only the disposals whose disposedAt falls in this UTC calendar year (a tax year's
    * report needs no other). The others still consume their lots and raise their issues exactly
@@ -131,7 +138,10 @@ export type CostBasisIssue = InsufficientHoldingsIssue | UnknownBasisIssue;
 
 export interface CostBasisResult {
   readonly method: CostBasisMethod;
-  /** Grouped by (accountId, symbol) in byte order; within a group, in the order the method would consume them. */
+  /**
+   * Grouped by (accountId, symbol) in byte order; within a group, in the order the method would
+   * consume them (with methodFor: the account's method at the last entry's time).
+   */
   readonly openLots: readonly OpenLot[];
   /** In processing order; within one transaction, in the order the lots were consumed. */
   readonly disposals: readonly Disposal[];

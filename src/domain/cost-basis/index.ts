@@ -16,6 +16,12 @@ export {
 export { CostBasisErrorCode, InvalidLedgerEntryError } from './cost-basis.errors.js';
 export type * from './cost-basis.types.js';
 export { holdingTerm, longTermFrom } from './holding-period.js';
+export {
+  electedMethod,
+  electionInForce,
+  methodForElections,
+  type MethodElection,
+} from './method-elections.js';
 export { compareForProcessing, sortForProcessing } from './processing-order.js';
 export {
   summarizeByAccountAndSymbol,

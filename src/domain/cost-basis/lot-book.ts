@@ -93,9 +93,10 @@ function takeInPlace<T extends LotPiece>(
 }
 
 /**
- * FIFO: oldest acquiredAt first. HIFO: known basis before unknown (an unknown basis is
- * treated as the lowest), then highest basis per unit, then oldest. Remaining ties: the
- * origin transactionId in byte order, then arrival in the book.
+ * FIFO: oldest acquiredAt first. LIFO: newest acquiredAt first. HIFO: known basis before
+ * unknown (an unknown basis is treated as the lowest), then highest basis per unit, then
+ * oldest. Remaining ties, the same for every method: the origin transactionId in byte order,
+ * then arrival in the book.
  */
 export function compareLotsForMethod(method: CostBasisMethod): (a: Lot, b: Lot) => number {
   const byAge = (a: Lot, b: Lot): number =>
@@ -103,6 +104,12 @@ export function compareLotsForMethod(method: CostBasisMethod): (a: Lot, b: Lot) 
     compareByteOrder(a.originTransactionId, b.originTransactionId) ||
     a.sequence - b.sequence;
   if (method === 'fifo') return byAge;
+  if (method === 'lifo') {
+    return (a, b) =>
+      b.acquiredAt.getTime() - a.acquiredAt.getTime() ||
+      compareByteOrder(a.originTransactionId, b.originTransactionId) ||
+      a.sequence - b.sequence;
+  }
   return (a, b) =>
     Number(b.basisKnown) - Number(a.basisKnown) ||
     // b.unit − a.unit without dividing: b.basis × a.qty vs a.basis × b.qty
@@ -110,47 +117,76 @@ export function compareLotsForMethod(method: CostBasisMethod): (a: Lot, b: Lot) 
     byAge(a, b);
 }
 
-/** The open lots of every (account, symbol), each position kept in the method's consumption order. */
+type Position = { accountId: string; symbol: string; lots: Lot[]; method: CostBasisMethod };
+
+/**
+ * The open lots of every (account, symbol), each position kept in the consumption order of the
+ * method it was last taken from (the book's default until then). Taking with another method
+ * re-sorts that position once; a history whose method never changes never re-sorts.
+ */
 export class LotBook {
-  private readonly positions: { accountId: string; symbol: string; lots: Lot[] }[] = [];
-  private readonly positionsByAccount = new Map<
-    string,
-    Map<string, { accountId: string; symbol: string; lots: Lot[] }>
-  >();
-  private readonly compare: (a: Lot, b: Lot) => number;
+  private readonly positions: Position[] = [];
+  private readonly positionsByAccount = new Map<string, Map<string, Position>>();
+  private readonly comparators = new Map<CostBasisMethod, (a: Lot, b: Lot) => number>();
   private nextSequence = 0;
 
-  constructor(method: CostBasisMethod) {
-    this.compare = compareLotsForMethod(method);
-  }
+  constructor(private readonly defaultMethod: CostBasisMethod) {}
 
   open(accountId: string, symbol: string, piece: LotPiece): void {
     const lot: Lot = { ...pieceFields(piece), accountId, symbol, sequence: this.nextSequence++ };
-    const lots = this.position(accountId, symbol).lots;
-    lots.splice(this.insertionIndex(lots, lot), 0, lot);
+    const position = this.position(accountId, symbol);
+    position.lots.splice(this.insertionIndex(position, lot), 0, lot);
   }
 
-  /** Removes `quantity` from the position in method order; reports what no lot covered. */
-  take(accountId: string, symbol: string, quantity: ScaledDecimal): Omit<TakeResult<Lot>, 'remaining'> {
-    const lots = this.position(accountId, symbol).lots;
+  /** Removes `quantity` from the position in `method` order; reports what no lot covered. */
+  take(
+    accountId: string,
+    symbol: string,
+    quantity: ScaledDecimal,
+    method: CostBasisMethod = this.defaultMethod,
+  ): Omit<TakeResult<Lot>, 'remaining'> {
+    const position = this.position(accountId, symbol);
+    this.reorder(position, method);
+    const lots = position.lots;
     const { taken, missingQuantity, splitRest } = takeInPlace(lots, quantity);
     if (splitRest) {
       // A split lot's basis per unit can move in the last allocated decimal place; re-place it
       // so HIFO order always reflects the basis the lot now carries.
       const first = lots.shift()!;
-      lots.splice(this.insertionIndex(lots, first), 0, first);
+      lots.splice(this.insertionIndex(position, first), 0, first);
     }
     return { taken, missingQuantity };
   }
 
-  /** Positions in (accountId, symbol) byte order, lots in consumption order. */
-  openLots(): Lot[] {
+  /**
+   * Positions in (accountId, symbol) byte order, lots in the consumption order of
+   * `methodOf(accountId)` (default: the book's method).
+   */
+  openLots(methodOf: (accountId: string) => CostBasisMethod = () => this.defaultMethod): Lot[] {
     return [...this.positions]
       .sort((a, b) => compareByteOrder(a.accountId, b.accountId) || compareByteOrder(a.symbol, b.symbol))
-      .flatMap((position) => position.lots);
+      .flatMap((position) => {
+        this.reorder(position, methodOf(position.accountId));
+        return position.lots;
+      });
   }
 
-  private position(accountId: string, symbol: string): { accountId: string; symbol: string; lots: Lot[] } {
+  private reorder(position: Position, method: CostBasisMethod): void {
+    if (position.method === method) return;
+    position.method = method;
+    position.lots.sort(this.comparator(method));
+  }
+
+  private comparator(method: CostBasisMethod): (a: Lot, b: Lot) => number {
+    let compare = this.comparators.get(method);
+    if (!compare) {
+      compare = compareLotsForMethod(method);
+      this.comparators.set(method, compare);
+    }
+    return compare;
+  }
+
+  private position(accountId: string, symbol: string): Position {
     // Two levels of maps: no key string built per call (this runs once per ledger entry).
     let bySymbol = this.positionsByAccount.get(accountId);
     if (!bySymbol) {
@@ -159,7 +195,7 @@ export class LotBook {
     }
     let position = bySymbol.get(symbol);
     if (!position) {
-      position = { accountId, symbol, lots: [] };
+      position = { accountId, symbol, lots: [], method: this.defaultMethod };
       bySymbol.set(symbol, position);
       this.positions.push(position);
     }
@@ -167,12 +203,14 @@ export class LotBook {
   }
 
   /** First index whose lot sorts after the new one (lots is sorted; new lots lose ties by sequence). */
-  private insertionIndex(lots: readonly Lot[], lot: Lot): number {
+  private insertionIndex(position: Position, lot: Lot): number {
+    const compare = this.comparator(position.method);
+    const lots = position.lots;
     let low = 0;
     let high = lots.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.compare(lots[middle], lot) <= 0) low = middle + 1;
+      if (compare(lots[middle], lot) <= 0) low = middle + 1;
       else high = middle;
     }
     return low;

@@ -39,6 +39,8 @@ export interface TaxYearInput {
   /** Upper-case ticker; undefined: every asset. */
   readonly asset?: string;
   readonly method: CostBasisMethod;
+  /** A method per disposal (the tenant's elections); unset: `method` for every disposal. */
+  readonly methodFor?: (accountId: string, at: Date) => CostBasisMethod;
   /** The accounts the report is about (one, or every account of the tenant). */
   readonly accounts: readonly TaxAccount[];
   /** Their entries and those of every account linked to them by own-account transfers. */
@@ -86,7 +88,11 @@ export function computeTaxYear(input: TaxYearInput): TaxYear {
   const custodyById = new Map(input.accounts.map((account) => [account.id, custodyOf(account)]));
   // Only this year's disposals are written out: on a long history most of the engine's output
   // would be other years' rows (lots, issues and income are complete either way).
-  const result = computeCostBasis(input.entries, { method: input.method, disposalsInYear: input.taxYear });
+  const result = computeCostBasis(input.entries, {
+    method: input.method,
+    methodFor: input.methodFor,
+    disposalsInYear: input.taxYear,
+  });
   const disposals = disposalsInYear(result, input.taxYear).filter(
     (d) => selectedIds.has(d.accountId) && (input.asset === undefined || d.symbol === input.asset),
   );

@@ -2,7 +2,8 @@
  * Accounts (design §5): linked accounts, their identity and lifecycle. Account lookups by id,
  * collection and identity, the partner account endpoints under /v1/api (collection, identity,
  * list) and the admin API under /admin/accounts (link, list, refresh, CSV import, delete), and the
- * sandbox's account fixtures.
+ * sandbox's account fixtures; the cost-basis method elections `/taip/cost-basis-method` (issue 19:
+ * the table is the ledger's, written through the refresh engine with the balances it changes).
  *
  * Owns: the `account` row (the refresh engine in the sources module owns its state columns).
  * Others read accounts through AccountsService (index.ts), which hands out plain AccountRecords.
@@ -16,14 +17,16 @@ import { SourcesModule } from '../sources/index.js';
 import { TenancyModule } from '../tenancy/tenancy.module.js';
 import { AccountsController } from './accounts.controller.js';
 import { AccountsService } from './accounts.service.js';
+import { CostBasisMethodController } from './cost-basis/cost-basis-method.controller.js';
+import { CostBasisMethodService } from './cost-basis/cost-basis-method.service.js';
 import { AdminAccountsController } from './admin/admin-accounts.controller.js';
 import { AccountsRepository } from './repositories/accounts.repository.js';
 import { SandboxAccountsSeed } from './sandbox-accounts.seed.js';
 
 @Module({
   imports: [TenancyModule, SourcesModule],
-  controllers: [AccountsController, AdminAccountsController],
-  providers: [AccountsRepository, CursorCodec, AccountsService, SandboxAccountsSeed],
+  controllers: [AccountsController, AdminAccountsController, CostBasisMethodController],
+  providers: [AccountsRepository, CursorCodec, AccountsService, CostBasisMethodService, SandboxAccountsSeed],
   exports: [AccountsService],
 })
 export class AccountsModule {}

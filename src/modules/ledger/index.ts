@@ -8,6 +8,7 @@ export { LedgerWriter } from './ledger-writer.service.js';
 export { BalancesReadCache, type BalancesMemo } from './balances/balances-read.cache.js';
 export type { TransactionInput } from './transaction-input.js';
 export type { Snapshot, SnapshotAsset } from './repositories/balance-snapshots.repository.js';
+export type { ElectionInput, StoredElection } from './repositories/cost-basis-elections.repository.js';
 export {
   toLedgerEntry,
   type ChecksumFilters,

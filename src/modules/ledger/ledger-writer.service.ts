@@ -2,6 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { BalancesReadCache } from './balances/balances-read.cache.js';
 import { BalanceSnapshotsRepository, type Snapshot } from './repositories/balance-snapshots.repository.js';
+import {
+  CostBasisElectionsRepository,
+  type ElectionInput,
+  type StoredElection,
+} from './repositories/cost-basis-elections.repository.js';
 import { TransactionsRepository, type StoredTransaction } from './repositories/transactions.repository.js';
 import type { TransactionInput } from './transaction-input.js';
 
@@ -16,7 +21,18 @@ export class LedgerWriter {
     private readonly transactions: TransactionsRepository,
     private readonly snapshots: BalanceSnapshotsRepository,
     private readonly readCache: BalancesReadCache,
+    private readonly elections: CostBasisElectionsRepository,
   ) {}
+
+  /** The tenant's method elections, read inside the caller's transaction (the balances use them). */
+  costBasisElections(tenantId: string, manager?: EntityManager): Promise<StoredElection[]> {
+    return this.elections.forTenant(tenantId, manager);
+  }
+
+  /** Appends a method election in the caller's transaction (its balances are recomputed there too). */
+  recordElection(tenantId: string, input: ElectionInput, manager: EntityManager): Promise<StoredElection> {
+    return this.elections.insert(tenantId, input, manager);
+  }
 
   /** The accounts linked to `accountIds` by own-account transfers, transitively (themselves included). */
   transferLinkedAccounts(

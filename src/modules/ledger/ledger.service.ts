@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { LedgerEntry } from '../../domain/cost-basis/index.js';
+import type { EntityManager } from 'typeorm';
 import { BalanceSnapshotsRepository, type Snapshot } from './repositories/balance-snapshots.repository.js';
+import {
+  CostBasisElectionsRepository,
+  type StoredElection,
+} from './repositories/cost-basis-elections.repository.js';
 import {
   toLedgerEntry,
   TransactionsRepository,
@@ -24,7 +29,13 @@ export class LedgerService {
   constructor(
     private readonly transactions: TransactionsRepository,
     private readonly snapshots: BalanceSnapshotsRepository,
+    private readonly elections: CostBasisElectionsRepository,
   ) {}
+
+  /** The tenant's cost-basis method elections (tenant-wide and per account), in recording order. */
+  costBasisElections(tenantId: string, manager?: EntityManager): Promise<StoredElection[]> {
+    return this.elections.forTenant(tenantId, manager);
+  }
 
   /** Every ledger entry of the tenant (all accounts). */
   async ledgerForTenant(tenantId: string): Promise<LedgerEntry[]> {

@@ -12,7 +12,6 @@ import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { EnvelopeInterceptor } from '../../common/interceptors/envelope.interceptor.js';
 import { ApiEnvelopedResponse } from '../../common/openapi/api-responses.js';
 import { UuidParam } from '../../common/validation/validation.js';
-import { DEFAULT_COST_BASIS_METHOD } from '../../domain/cost-basis/index.js';
 import {
   CreateReportSnapshotDto,
   ReportSnapshotDto,
@@ -67,7 +66,7 @@ export class ReportSnapshotsController {
         accountId: body.accountId,
         identity: body.identity,
         asset: body.asset,
-        method: body.method ?? DEFAULT_COST_BASIS_METHOD,
+        method: body.method,
       },
     );
     return toSnapshotDto(record);

@@ -19,7 +19,8 @@ export interface SnapshotRequest {
   readonly accountId?: string;
   readonly identity?: string;
   readonly asset?: string;
-  readonly method: CostBasisMethod;
+  /** undefined: the tenant's elections, as the live report (the method recorded is the report's). */
+  readonly method?: CostBasisMethod;
 }
 
 export interface SnapshotCaller {
@@ -120,7 +121,7 @@ export class ReportSnapshotsService {
         accountId: accountId ?? null,
         parameters: {
           taxYear: request.taxYear,
-          method: request.method,
+          method: report.method,
           asset: request.asset ?? 'ALL',
           accountId: accountId ?? null,
           identity: request.identity ?? null,

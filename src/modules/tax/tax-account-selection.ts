@@ -2,6 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors/domain-error.js';
 import type { LedgerEntry } from '../../domain/cost-basis/index.js';
 import { AccountsService, type AccountRecord } from '../accounts/index.js';
+import {
+  DEFAULT_COST_BASIS_METHOD,
+  electionInForce,
+  methodForElections,
+  type CostBasisMethod,
+} from '../../domain/cost-basis/index.js';
 import { LedgerService } from '../ledger/index.js';
 
 export interface AccountSelector {
@@ -26,12 +32,48 @@ export interface SelectedLedger {
  * Design §7 account selection: `account_id` or `identity`, default every account of the tenant.
  * Another tenant's account answers 404 exactly like one that does not exist.
  */
+export type MethodSource = 'query' | 'elected' | 'default';
+
+export interface ReportMethod {
+  readonly method: CostBasisMethod;
+  readonly methodFor: ((accountId: string, at: Date) => CostBasisMethod) | undefined;
+  readonly source: MethodSource;
+}
+
 @Injectable()
 export class TaxAccountSelection {
   constructor(
     private readonly accounts: AccountsService,
     private readonly ledger: LedgerService,
   ) {}
+
+  /**
+   * The lot selection of a report (docs/tax-report.md, "The method in a report"): a `method` asked
+   * for is a what-if over the whole history (`query`); otherwise each disposal uses the method
+   * elected for its account on its date (`elected`), FIFO when the tenant has no election
+   * (`default`). `method` names the one in force for the scope (the account, else the tenant) at `at`.
+   */
+  async methodOf(
+    tenantId: string,
+    requested: CostBasisMethod | undefined,
+    account: { readonly id: string } | null,
+    at: Date,
+  ): Promise<ReportMethod> {
+    if (requested !== undefined) return { method: requested, methodFor: undefined, source: 'query' };
+    const elections = await this.ledger.costBasisElections(tenantId);
+    if (elections.length === 0) {
+      return { method: DEFAULT_COST_BASIS_METHOD, methodFor: undefined, source: 'default' };
+    }
+    const date = at.toISOString().slice(0, 10);
+    const inForce =
+      (account ? electionInForce(elections, account.id, date) : null) ??
+      electionInForce(elections, null, date);
+    return {
+      method: inForce?.method ?? DEFAULT_COST_BASIS_METHOD,
+      methodFor: methodForElections(elections),
+      source: 'elected',
+    };
+  }
 
   async select(tenantId: string, selector: AccountSelector): Promise<SelectedLedger> {
     if (selector.accountId !== undefined && selector.identity !== undefined) {

@@ -9,7 +9,6 @@ import {
 import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
-import { DEFAULT_COST_BASIS_METHOD } from '../../domain/cost-basis/index.js';
 import { HarvestingQueryDto, HarvestingReportDto, LotsQueryDto, LotsReportDto } from './dto/lots.dto.js';
 import { toHarvestingReportDto, toLotsReportDto } from './tax-lots.mapper.js';
 import { TaxLotsService, type LotsQuery } from './tax-lots.service.js';
@@ -18,7 +17,7 @@ const toQuery = (query: LotsQueryDto): LotsQuery => ({
   accountId: query.account_id,
   identity: query.identity,
   asset: query.asset,
-  method: query.method ?? DEFAULT_COST_BASIS_METHOD,
+  method: query.method,
 });
 
 /** Additions to the published API (issue 19): open lots and harvesting candidates. */

@@ -28,6 +28,7 @@ function scopeDto(scope: LotsScope) {
   return {
     as_of: scope.asOf.toISOString(),
     method: scope.method,
+    method_source: scope.methodSource,
     asset: scope.asset,
     account_id: scope.accountId,
     accounts: scope.accounts,

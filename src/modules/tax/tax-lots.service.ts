@@ -16,11 +16,12 @@ import {
   type ValuedLot,
   type WashSaleTreatment,
 } from '../../domain/tax/index.js';
-import { TaxAccountSelection, type AccountSelector } from './tax-account-selection.js';
+import { TaxAccountSelection, type AccountSelector, type MethodSource } from './tax-account-selection.js';
 
 export interface LotsQuery extends AccountSelector {
   readonly asset?: string;
-  readonly method: CostBasisMethod;
+  /** undefined: the tenant's elections (FIFO without any). */
+  readonly method?: CostBasisMethod;
 }
 
 export interface HarvestingQuery extends LotsQuery {
@@ -31,6 +32,7 @@ export interface HarvestingQuery extends LotsQuery {
 export interface LotsScope {
   readonly asOf: Date;
   readonly method: CostBasisMethod;
+  readonly methodSource: MethodSource;
   readonly asset: string;
   readonly accountId: string | null;
   readonly accounts: number;
@@ -75,13 +77,15 @@ export class TaxLotsService {
     const asOf = this.clock.now();
     const selected = await this.selection.select(tenantId, query);
     const accountIds = new Set(selected.accounts.map((account) => account.id));
-    const result = computeCostBasis(selected.entries, { method: query.method });
+    const method = await this.selection.methodOf(tenantId, query.method, selected.account, asOf);
+    const result = computeCostBasis(selected.entries, { method: method.method, methodFor: method.methodFor });
     const symbols = [...new Set(result.openLots.map((lot) => lot.symbol))];
     const prices = symbols.length > 0 ? await this.prices.latestPricesUsd(symbols) : new Map();
     const lots = valueOpenLots(result.openLots, { accountIds, asset: query.asset }, prices, asOf);
     const scope: LotsScope = {
       asOf,
-      method: query.method,
+      method: method.method,
+      methodSource: method.source,
       asset: query.asset ?? 'ALL',
       accountId: selected.account?.id ?? null,
       accounts: selected.accounts.length,

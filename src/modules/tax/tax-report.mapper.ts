@@ -77,6 +77,7 @@ export function toGainsReportDto(report: GainsReport): GainsReportDto {
     ordinary_income: formatUsd(report.ordinaryIncomeUsd),
     tax_year: report.taxYear,
     method: report.method,
+    method_source: report.methodSource,
     account_id: report.account?.id ?? null,
     accounts: report.accountCount,
     wash_sale_rules_applied: false,
@@ -131,6 +132,7 @@ export function toForm8949Dto(report: Form8949Report): Form8949Dto {
     tax_year: report.taxYear,
     asset: report.asset,
     method: report.method,
+    method_source: report.methodSource,
     account_id: report.account?.id ?? null,
     form_8949: report.readiness.status,
     form_8949_reasons: reasons(report.readiness.reasons),
@@ -191,6 +193,7 @@ export function toForm1099DaDto(report: Form1099DaReport): Form1099DaReconciliat
   return {
     tax_year: report.taxYear,
     method: report.method,
+    method_source: report.methodSource,
     account_id: report.account?.id ?? null,
     accounts: report.accountCount,
     broker_lines: report.brokerLines,

@@ -24,7 +24,7 @@ import {
   type TermLineTotals,
 } from '../../domain/tax/index.js';
 import type { AccountRecord } from '../accounts/index.js';
-import { TaxAccountSelection, type AccountSelector } from './tax-account-selection.js';
+import { TaxAccountSelection, type AccountSelector, type MethodSource } from './tax-account-selection.js';
 
 export {
   custodyOf,
@@ -40,12 +40,15 @@ export interface TaxReportQuery extends AccountSelector {
   readonly taxYear: number;
   /** Upper-case ticker; undefined: every asset. */
   readonly asset?: string;
-  readonly method: CostBasisMethod;
+  /** undefined: the tenant's elections (FIFO without any). */
+  readonly method?: CostBasisMethod;
 }
 
 export interface TaxReportScope {
   readonly taxYear: number;
+  /** The method asked for; with elections, the one in force for the scope on the year's last day. */
   readonly method: CostBasisMethod;
+  readonly methodSource: MethodSource;
   /** The asset asked for, or 'ALL'. */
   readonly asset: string;
   readonly account: AccountRecord | null;
@@ -121,17 +124,21 @@ export class TaxReportService {
       throw DomainError.validation('tax_year', `tax_year must be from ${FIRST_TAX_YEAR} to ${currentYear}.`);
     }
     const selected = await this.selection.select(tenantId, query);
+    const yearEnd = new Date(Date.UTC(query.taxYear, 11, 31));
+    const method = await this.selection.methodOf(tenantId, query.method, selected.account, yearEnd);
     const input = {
       taxYear: query.taxYear,
       asset: query.asset,
-      method: query.method,
+      method: method.method,
+      methodFor: method.methodFor,
       accounts: selected.accounts,
       entries: selected.entries,
     };
     const year = computeTaxYear(input);
     const scope: TaxReportScope = {
       taxYear: query.taxYear,
-      method: query.method,
+      method: method.method,
+      methodSource: method.source,
       asset: query.asset ?? 'ALL',
       account: selected.account,
       accountCount: selected.accounts.length,

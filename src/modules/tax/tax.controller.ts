@@ -17,7 +17,6 @@ import type { Request, Response } from 'express';
 import { readCsvBody } from '../../common/http/csv-body.js';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
-import { DEFAULT_COST_BASIS_METHOD } from '../../domain/cost-basis/index.js';
 import { Form1099DaQueryDto, Form8949QueryDto, TaxReportQueryDto } from './dto/tax-queries.dto.js';
 import { Form1099DaReconciliationDto } from './dto/form-1099-da.dto.js';
 import { Form8949Dto, GainsReportDto } from './dto/tax-responses.dto.js';
@@ -33,7 +32,7 @@ const toQuery = (query: Omit<TaxReportQueryDto, 'asset'> & { asset?: string }): 
   accountId: query.account_id,
   identity: query.identity,
   asset: query.asset,
-  method: query.method ?? DEFAULT_COST_BASIS_METHOD,
+  method: query.method,
 });
 
 @ApiTags('Tax reporting')

@@ -13,11 +13,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { toInteger } from '../../../common/validation/query-transforms.js';
-import {
-  COST_BASIS_METHODS,
-  DEFAULT_COST_BASIS_METHOD,
-  type CostBasisMethod,
-} from '../../../domain/cost-basis/index.js';
+import { COST_BASIS_METHODS, type CostBasisMethod } from '../../../domain/cost-basis/index.js';
 import { Form8949Dto, GainsReportDto } from '../../tax/index.js';
 
 export const SNAPSHOT_KINDS = ['gains', 'form8949'] as const;
@@ -80,12 +76,12 @@ export class CreateReportSnapshotDto {
   asset?: string;
 
   @ApiPropertyOptional({
-    description: 'Lot selection: `fifo` (default) or `hifo`.',
+    description:
+      'Lot selection: `fifo`, `hifo` or `lifo` over the whole history; absent: the elected methods, as the live report (FIFO without an election).',
     enum: [...COST_BASIS_METHODS],
-    default: DEFAULT_COST_BASIS_METHOD,
   })
   @IsOptional()
-  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo or hifo.' })
+  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo, hifo or lifo.' })
   method?: CostBasisMethod;
 }
 

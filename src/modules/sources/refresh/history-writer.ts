@@ -74,12 +74,14 @@ export class HistoryWriter {
   /**
    * Recomputes the balance snapshots of the given accounts (and everything linked to them) from
    * the stored transactions at current prices, inside one transaction; `beforeWrite` runs first
-   * under the same row locks (e.g. deleting an account).
+   * under the same row locks (e.g. deleting an account, recording a method election).
+   * `bumpDataVersions`: the accounts' data versions move (the balances' inputs changed).
    */
   async recomputeLinked(
     tenantId: string,
     accountIds: readonly string[],
     beforeWrite?: (manager: EntityManager) => Promise<void>,
+    options: { bumpDataVersions?: boolean } = {},
   ): Promise<void> {
     const linked = await this.ledger.transferLinkedAccounts(tenantId, accountIds, []);
     const pricesUsd = await this.latestPrices(await this.ledger.symbolsOf(tenantId, linked), []);
@@ -92,6 +94,11 @@ export class HistoryWriter {
       );
       const surviving = await this.existingAccounts(tenantId, remaining, manager);
       await this.writeSnapshots(tenantId, surviving, new Map(), pricesUsd, now, manager);
+      // A refresh that computed its balances before this (e.g. under the previous elections) then
+      // sees the version move and computes them again inside its own transaction.
+      if (options.bumpDataVersions) {
+        for (const id of surviving) await this.state.bumpDataVersion(tenantId, id, manager);
+      }
     });
   }
 
@@ -220,6 +227,7 @@ export class HistoryWriter {
     const reported = new Map(accountIds.map((id) => [id, previous.get(id)?.reportedBalances ?? null]));
     for (const [id, balances] of freshReported) reported.set(id, balances);
     return computeBalanceSnapshots({
+      elections: await this.ledger.costBasisElections(tenantId, manager),
       entries: transactions.map(toLedgerEntry),
       accountIds,
       pricesUsd,

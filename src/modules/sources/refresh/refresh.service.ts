@@ -19,7 +19,7 @@ import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
-import { LedgerWriter } from '../../ledger/index.js';
+import { LedgerWriter, type ElectionInput, type StoredElection } from '../../ledger/index.js';
 import { SyncMetrics } from '../../metrics/sync-metrics.js';
 import {
   SourceAuthorizationError,
@@ -216,9 +216,36 @@ export class RefreshService {
     tenantId: string,
     accountIds: readonly string[],
     beforeWrite?: (manager: EntityManager) => Promise<void>,
+    options: { bumpDataVersions?: boolean } = {},
   ): Promise<void> {
-    await this.writer.recomputeLinked(tenantId, accountIds, beforeWrite);
+    await this.writer.recomputeLinked(tenantId, accountIds, beforeWrite, options);
     this.ledger.invalidateReads();
+  }
+
+  /** The tenant's cost-basis method elections (docs/cost-basis.md, "Method elections"). */
+  costBasisElections(tenantId: string): Promise<StoredElection[]> {
+    return this.ledger.costBasisElections(tenantId);
+  }
+
+  /**
+   * Records a method election and recomputes the balances of `accountIds` (and everything linked
+   * to them) under it, in one transaction: the balances never show a method not in force.
+   */
+  async recordCostBasisElection(
+    tenantId: string,
+    input: ElectionInput,
+    accountIds: readonly string[],
+  ): Promise<StoredElection> {
+    let stored: StoredElection | null = null;
+    await this.recomputeLinked(
+      tenantId,
+      accountIds,
+      async (manager) => {
+        stored = await this.ledger.recordElection(tenantId, input, manager);
+      },
+      { bumpDataVersions: true },
+    );
+    return stored!;
   }
 
   private async claimAndRun(

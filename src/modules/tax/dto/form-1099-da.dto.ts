@@ -134,6 +134,12 @@ export class Form1099DaReconciliationDto {
 
   @ApiProperty({ enum: [...COST_BASIS_METHODS], description: 'Lot selection of the service’s lines.' })
   method: CostBasisMethod;
+  @ApiProperty({
+    description:
+      'Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).',
+    enum: ['query', 'elected', 'default'],
+  })
+  method_source: 'query' | 'elected' | 'default';
 
   @ApiProperty({
     type: String,

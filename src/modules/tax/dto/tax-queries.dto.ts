@@ -1,10 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  COST_BASIS_METHODS,
-  DEFAULT_COST_BASIS_METHOD,
-  type CostBasisMethod,
-} from '../../../domain/cost-basis/index.js';
+import { COST_BASIS_METHODS, type CostBasisMethod } from '../../../domain/cost-basis/index.js';
 import {
   IsIn,
   IsOptional,
@@ -80,12 +76,12 @@ export class TaxReportQueryDto {
   asset?: string;
 
   @ApiPropertyOptional({
-    description: 'Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first).',
+    description:
+      'Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election.',
     enum: [...COST_BASIS_METHODS],
-    default: DEFAULT_COST_BASIS_METHOD,
   })
   @IsOptional()
-  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo or hifo.' })
+  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo, hifo or lifo.' })
   method?: CostBasisMethod;
 }
 

@@ -163,6 +163,12 @@ export class GainsReportDto {
 
   @ApiProperty({ description: 'Lot selection method used.', enum: [...COST_BASIS_METHODS] })
   method: CostBasisMethod;
+  @ApiProperty({
+    description:
+      'Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).',
+    enum: ['query', 'elected', 'default'],
+  })
+  method_source: 'query' | 'elected' | 'default';
 
   @ApiProperty({
     type: String,
@@ -287,6 +293,12 @@ export class Form8949Dto {
 
   @ApiProperty({ description: 'Lot selection method used.', enum: [...COST_BASIS_METHODS] })
   method: CostBasisMethod;
+  @ApiProperty({
+    description:
+      'Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).',
+    enum: ['query', 'elected', 'default'],
+  })
+  method_source: 'query' | 'elected' | 'default';
 
   @ApiProperty({
     type: String,
