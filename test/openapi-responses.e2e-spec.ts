@@ -888,7 +888,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
     // + the link flow's POST, PUT credentials and DELETE of /v1/api/accounts and the admin reconnect (issue 15)
     // + open lots, harvesting candidates and the Form 1099-DA reconciliation (issue 19)
     // + the 9 webhook operations of /v1/api/webhooks (issue 18)
-    // + the audit trail's query, export and verify and the report snapshots' create, list and read (issue 18).
+    // + the audit trail's query, export and verify and the report snapshots' create, list and read (issue 18)
+    // + GET and POST /taip/cost-basis-method (issue 19).
     expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2);
   });
 });

@@ -665,6 +665,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/taip/cost-basis-method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cost-basis method in force and the history of elections
+         * @description The tenant’s elections and, with `account_id`, the account’s; the method a disposal today uses (the account’s election, else the tenant’s, else FIFO). Balances, the gains report, Form 8949 and lots use each disposal’s method in force on its date. An addition to the published API; rules: docs/cost-basis.md, "Method elections".
+         */
+        get: operations["CostBasisMethodController_current"];
+        put?: never;
+        /**
+         * Elect a cost-basis method for the tenant or one account, from a date on
+         * @description Appends an election (nothing is ever changed: a later election for the same scope supersedes from its own date). `effective_from` may not be before today (UTC). The balances of the accounts concerned are recomputed under it before the answer. An addition to the published API; rules: docs/cost-basis.md, "Method elections".
+         */
+        post: operations["CostBasisMethodController_elect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/taip/form-1099-da/reconciliation": {
         parameters: {
             query?: never;
@@ -1575,7 +1599,7 @@ export interface components {
              * @description Cost-basis method of these figures.
              * @enum {string}
              */
-            costBasisMethod: "fifo" | "hifo";
+            costBasisMethod: "fifo" | "hifo" | "lifo";
             /**
              * @description When data was last synchronised from the source (ISO 8601); null before the first sync.
              * @example 2026-04-01T12:00:00.000Z
@@ -1799,6 +1823,64 @@ export interface components {
             /** @description The clients, by clientId. Never a secret. */
             clients: components["schemas"]["ClientDto"][];
         };
+        CostBasisElectionDto: {
+            /**
+             * Format: uuid
+             * @description The account it applies to; null: tenant-wide.
+             */
+            account_id: string | null;
+            /**
+             * @description First UTC date whose disposals use it (YYYY-MM-DD).
+             * @example 2027-01-01
+             */
+            effective_from: string;
+            /**
+             * Format: uuid
+             * @description The election.
+             */
+            id: string;
+            /**
+             * @description Lot-selection method elected.
+             * @enum {string}
+             */
+            method: "fifo" | "hifo" | "lifo";
+            /**
+             * @description When it was recorded (ISO 8601, UTC).
+             * @example 2026-11-24T16:00:00.000Z
+             */
+            recorded_at: string;
+            /**
+             * @description The API client that recorded it.
+             * @example partner-client
+             */
+            recorded_by: string;
+        };
+        CostBasisMethodDto: {
+            /** @description The account’s elections, oldest recorded first; empty without `account_id`. */
+            account_elections: components["schemas"]["CostBasisElectionDto"][];
+            /**
+             * Format: uuid
+             * @description The account asked for; null: the tenant.
+             */
+            account_id: string | null;
+            /**
+             * @description Today (UTC, YYYY-MM-DD): the date `method_in_force` is for.
+             * @example 2026-11-24
+             */
+            as_of: string;
+            /**
+             * @description The method a disposal today uses (the account’s election, else the tenant’s, else FIFO).
+             * @enum {string}
+             */
+            method_in_force: "fifo" | "hifo" | "lifo";
+            /**
+             * @description Where `method_in_force` comes from: an election of the account, of the tenant, or the default (FIFO).
+             * @enum {string}
+             */
+            method_source: "account" | "tenant" | "default";
+            /** @description The tenant-wide elections, oldest recorded first (the history: nothing is ever changed). */
+            tenant_elections: components["schemas"]["CostBasisElectionDto"][];
+        };
         CreateAccountDto: {
             /**
              * @description On-chain address (wallets); requires chain.
@@ -1894,11 +1976,10 @@ export interface components {
              */
             kind: "gains" | "form8949";
             /**
-             * @description Lot selection: `fifo` (default) or `hifo`.
-             * @default fifo
+             * @description Lot selection: `fifo`, `hifo` or `lifo` over the whole history; absent: the elected methods, as the live report (FIFO without an election).
              * @enum {string}
              */
-            method: "fifo" | "hifo";
+            method?: "fifo" | "hifo" | "lifo";
             /**
              * @description Tax year: from 2009 up to the current year (UTC).
              * @example 2024
@@ -1961,6 +2042,24 @@ export interface components {
              * @example 0.05
              */
             prior_uncertainty: number;
+        };
+        ElectCostBasisMethodDto: {
+            /**
+             * Format: uuid
+             * @description Elect for this account only (UUID); it then takes precedence over the tenant’s election. Absent: tenant-wide. Another tenant’s account answers 404.
+             */
+            account_id?: string;
+            /**
+             * @description First UTC date (YYYY-MM-DD) whose disposals use the method; not before today (UTC): Rev. Proc. 2024-28 wants the method fixed before a sale.
+             * @example 2027-01-01
+             */
+            effective_from: string;
+            /**
+             * @description Lot-selection method elected: `fifo`, `hifo` (highest basis first) or `lifo` (newest first).
+             * @example hifo
+             * @enum {string}
+             */
+            method: "fifo" | "hifo" | "lifo";
         };
         /** @description The envelope of every /v1/api success; `result` per operation. */
         Envelope: {
@@ -2196,7 +2295,12 @@ export interface components {
              * @description Lot selection of the service’s lines.
              * @enum {string}
              */
-            method: "fifo" | "hifo";
+            method: "fifo" | "hifo" | "lifo";
+            /**
+             * @description Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).
+             * @enum {string}
+             */
+            method_source: "query" | "elected" | "default";
             /** @description The service’s Form 8949 lines of the year. */
             service_lines: number;
             /**
@@ -2237,7 +2341,12 @@ export interface components {
              * @description Lot selection method used.
              * @enum {string}
              */
-            method: "fifo" | "hifo";
+            method: "fifo" | "hifo" | "lifo";
+            /**
+             * @description Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).
+             * @enum {string}
+             */
+            method_source: "query" | "elected" | "default";
             /** @description Totals of part I (every short-term box). */
             part_i_totals: components["schemas"]["PartTotalsDto"];
             /** @description Totals of part II (every long-term box). */
@@ -2356,7 +2465,12 @@ export interface components {
              * @description Lot selection method used.
              * @enum {string}
              */
-            method: "fifo" | "hifo";
+            method: "fifo" | "hifo" | "lifo";
+            /**
+             * @description Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).
+             * @enum {string}
+             */
+            method_source: "query" | "elected" | "default";
             /**
              * @description Net realized gain (loss negative) of the year, currency text: the sum of the Form 8949 lines, each rounded to cents.
              * @example $51,455.19
@@ -2506,7 +2620,12 @@ export interface components {
              * @description Lot selection used for past disposals.
              * @enum {string}
              */
-            method: "fifo" | "hifo";
+            method: "fifo" | "hifo" | "lifo";
+            /**
+             * @description Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).
+             * @enum {string}
+             */
+            method_source: "query" | "elected" | "default";
             /**
              * @description The threshold applied (USD).
              * @example 0
@@ -2730,7 +2849,12 @@ export interface components {
              * @description Lot selection used for past disposals.
              * @enum {string}
              */
-            method: "fifo" | "hifo";
+            method: "fifo" | "hifo" | "lifo";
+            /**
+             * @description Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).
+             * @enum {string}
+             */
+            method_source: "query" | "elected" | "default";
             /** @description Per asset: the lots summed (they equal the balances). */
             totals: components["schemas"]["LotTotalsDto"][];
         };
@@ -3294,7 +3418,7 @@ export interface components {
              * @description Lot selection method.
              * @enum {string}
              */
-            method: "fifo" | "hifo";
+            method: "fifo" | "hifo" | "lifo";
             /**
              * @description Tax year.
              * @example 2024
@@ -8307,6 +8431,221 @@ export interface operations {
             };
         };
     };
+    CostBasisMethodController_current: {
+        parameters: {
+            query?: {
+                /** @description Also the elections of this account (UUID) and the method in force for it. Default: the tenant’s only. Another tenant’s account answers 404. */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostBasisMethodDto"];
+                };
+            };
+            /** @description A malformed parameter (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The account does not exist for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    CostBasisMethodController_elect: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ElectCostBasisMethodDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostBasisElectionDto"];
+                };
+            };
+            /** @description A malformed field, or `effective_from` before today (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The account does not exist for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
     TaxController_reconcileForm1099Da: {
         parameters: {
             query: {
@@ -8314,8 +8653,8 @@ export interface operations {
                 account_id?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
-                /** @description Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first). */
-                method?: "fifo" | "hifo";
+                /** @description Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
+                method?: "fifo" | "hifo" | "lifo";
                 /** @description Tax year: four digits, from 2009 up to the current year (UTC). */
                 tax_year: number;
             };
@@ -8460,8 +8799,8 @@ export interface operations {
                 format?: "json" | "csv";
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
-                /** @description Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first). */
-                method?: "fifo" | "hifo";
+                /** @description Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
+                method?: "fifo" | "hifo" | "lifo";
                 /** @description Tax year: four digits, from 2009 up to the current year (UTC). */
                 tax_year: number;
             };
@@ -8562,8 +8901,8 @@ export interface operations {
                 asset?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
-                /** @description Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first). */
-                method?: "fifo" | "hifo";
+                /** @description Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
+                method?: "fifo" | "hifo" | "lifo";
                 /** @description Tax year: four digits, from 2009 up to the current year (UTC). */
                 tax_year: number;
             };
@@ -8662,8 +9001,8 @@ export interface operations {
                 asset?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
-                /** @description Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first). */
-                method?: "fifo" | "hifo";
+                /** @description Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
+                method?: "fifo" | "hifo" | "lifo";
                 /** @description Only lots losing at least this much (USD, decimal text ≥ 0, at most 2 fraction digits). Default `0`: every loss. */
                 min_loss?: string;
                 /** @description Wash-sale rules (IRC §1091) do not apply to digital assets today. `ignore` (default) says so; `assume` shows what they would disallow if they did (docs/tax-report.md, "Harvesting candidates"). */
@@ -8764,8 +9103,8 @@ export interface operations {
                 asset?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
-                /** @description Lot selection: `fifo` (default; what balances use) or `hifo` (highest basis first). */
-                method?: "fifo" | "hifo";
+                /** @description Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
+                method?: "fifo" | "hifo" | "lifo";
             };
             header?: never;
             path?: never;
