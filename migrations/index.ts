@@ -12,6 +12,7 @@ import { SecretGeneration1795500657811 } from './1795500657811-SecretGeneration.
 import { AccountReviewAndBackoff1795700000000 } from './1795700000000-AccountReviewAndBackoff.js';
 import { WebhooksAndOutbox1796000000000 } from './1796000000000-WebhooksAndOutbox.js';
 import { CostBasisElections1796200000000 } from './1796200000000-CostBasisElections.js';
+import { LotSelections1796300000000 } from './1796300000000-LotSelections.js';
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InitialTenancy1795261121274,
   MarketData1795262110787,
@@ -25,4 +26,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   AuditTrailAndReportSnapshots1795900000000,
   WebhooksAndOutbox1796000000000,
   CostBasisElections1796200000000,
+  LotSelections1796300000000,
 ];

@@ -16,6 +16,7 @@ import {
   electedMethod,
   methodForElections,
   summarizeByAccountAndSymbol,
+  type LotPick,
   type MethodElection,
   valuePositions,
   type InsufficientHoldingsIssue,
@@ -40,6 +41,8 @@ export interface SnapshotInput {
    * disposal uses the method in force for its account on its date. None or empty: FIFO.
    */
   readonly elections?: readonly MethodElection[];
+  /** The tenant's lot selections (docs/cost-basis.md, "Specific identification"), keyed by lotSelectionKey. */
+  readonly selections?: ReadonlyMap<string, readonly LotPick[]>;
 }
 
 /** Exact (the global Decimal's 20 significant digits would round sums of large positions); nulls left out. */
@@ -50,6 +53,7 @@ export function computeBalanceSnapshots(input: SnapshotInput): Snapshot[] {
   const result = computeCostBasis(input.entries, {
     method: DEFAULT_COST_BASIS_METHOD,
     methodFor: methodForElections(elections),
+    selections: input.selections,
   });
   const wanted = new Set(input.accountIds);
   const valued = valuePositions(

@@ -13,6 +13,8 @@ import type {
   CostBasisOptions,
   CostBasisResult,
   Disposal,
+  LotPick,
+  LotSelectionInvalidReason,
   IncomeEvent,
   LedgerEntry,
   OpenLot,
@@ -22,7 +24,7 @@ import type {
 } from './cost-basis.types.js';
 import { ALLOCATION_DECIMAL_PLACES } from './exact-decimal.js';
 import { holdingTerm } from './holding-period.js';
-import { LotBook, takeInOrder, type LotPiece } from './lot-book.js';
+import { LotBook, lotIdsOf, takeInOrder, type Lot, type LotPiece } from './lot-book.js';
 import { compareForProcessing } from './processing-order.js';
 import {
   allocateScaledProRata,
@@ -42,7 +44,18 @@ export function computeCostBasis(
 ): CostBasisResult {
   // Every entry is validated before any is applied: an invalid ledger gives an error, never a partial result.
   const parsed = entries.map(parseLedgerEntry).sort((a, b) => compareForProcessing(a.entry, b.entry));
-  return new CostBasisEngine(options.method, parsed, options.disposalsInYear, options.methodFor).run();
+  return new CostBasisEngine(
+    options.method,
+    parsed,
+    options.disposalsInYear,
+    options.methodFor,
+    options.selections,
+  ).run();
+}
+
+/** The key of a disposal in CostBasisOptions.selections. */
+export function lotSelectionKey(accountId: string, transactionId: string): string {
+  return `${accountId}\u0000${transactionId}`;
 }
 
 /** A validated entry with its decimals parsed once. */
@@ -98,6 +111,7 @@ class CostBasisEngine {
     private readonly entriesInProcessingOrder: readonly ParsedEntry[],
     private readonly disposalsInYear?: number,
     private readonly methodFor?: (accountId: string, at: Date) => CostBasisMethod,
+    private readonly selections?: ReadonlyMap<string, readonly LotPick[]>,
   ) {
     this.lotBook = new LotBook(method);
     this.transfers = matchTransfers(entriesInProcessingOrder.map((parsed) => parsed.entry));
@@ -140,10 +154,19 @@ class CostBasisEngine {
   }
 
   private result(): CostBasisResult {
+    const lots = this.lotBook.openLots((accountId) => this.methodAt(accountId, this.lastEntryAt()));
+    const idOf = new Map<Lot, string>();
+    const byPosition = new Map<string, Lot[]>();
+    for (const lot of lots) {
+      const key = `${lot.accountId}\u0000${lot.symbol}`;
+      const group = byPosition.get(key) ?? [];
+      group.push(lot);
+      byPosition.set(key, group);
+    }
+    for (const group of byPosition.values()) for (const [id, lot] of lotIdsOf(group)) idOf.set(lot, id);
     return {
       method: this.method,
-      openLots: this.lotBook
-        .openLots((accountId) => this.methodAt(accountId, this.lastEntryAt()))
+      openLots: lots
         .map((lot): OpenLot => ({
           accountId: lot.accountId,
           symbol: lot.symbol,
@@ -152,6 +175,7 @@ class CostBasisEngine {
           acquiredAt: new Date(lot.acquiredAt.getTime()),
           basisKnown: lot.basisKnown,
           originTransactionId: lot.originTransactionId,
+          lotId: idOf.get(lot),
         })),
       disposals: [...this.disposals],
       removals: [...this.removals],
@@ -170,10 +194,48 @@ class CostBasisEngine {
     return last ? last.entry.timestamp : new Date(0);
   }
 
-  /** Takes `quantity` of the entry's asset from its account in the method in force at the entry. */
+  /**
+   * Takes `quantity` of the entry's asset from its account: the lots its selection names when it
+   * has one that fits, otherwise in the method in force at the entry (an unfitting selection is
+   * reported as a `lot_selection_invalid` issue, never dropped silently).
+   */
   private takeLots(entry: LedgerEntry, quantity: ScaledDecimal) {
+    const selection = this.selections?.get(lotSelectionKey(entry.accountId, entry.transactionId));
+    if (selection !== undefined) {
+      const picks = selection.map((pick) => ({ lotId: pick.lotId, quantity: parseScaled(pick.quantity) }));
+      const total = sumScaled(picks.map((pick) => pick.quantity ?? SCALED_ZERO));
+      const malformed = picks.find((pick) => pick.quantity === null || !pick.quantity.isPositive());
+      if (malformed) {
+        this.flagInvalidSelection(entry, malformed.lotId, 'exceeds_lot');
+      } else if (total.compare(quantity) !== 0) {
+        this.flagInvalidSelection(entry, null, 'quantity_mismatch');
+      } else {
+        const outcome = this.lotBook.takeSelected(
+          entry.accountId,
+          entry.symbol,
+          picks as { lotId: string; quantity: ScaledDecimal }[],
+        );
+        if ('taken' in outcome) return { taken: outcome.taken, missingQuantity: SCALED_ZERO };
+        this.flagInvalidSelection(entry, outcome.invalid.lotId, outcome.invalid.reason);
+      }
+    }
     const method = this.methodAt(entry.accountId, entry.timestamp);
     return this.lotBook.take(entry.accountId, entry.symbol, quantity, method);
+  }
+
+  private flagInvalidSelection(
+    entry: LedgerEntry,
+    lotId: string | null,
+    reason: LotSelectionInvalidReason,
+  ): void {
+    this.issues.push({
+      kind: 'lot_selection_invalid',
+      accountId: entry.accountId,
+      symbol: entry.symbol,
+      transactionId: entry.transactionId,
+      lotId,
+      reason,
+    });
   }
 
   private openKnownBasisLot(entry: LedgerEntry, quantity: ScaledDecimal, costBasisUsd: ScaledDecimal): void {

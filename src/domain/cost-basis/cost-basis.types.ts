@@ -26,6 +26,21 @@ export interface CostBasisOptions {
    * Unset: every disposal.
    */
   readonly disposalsInYear?: number;
+  /**
+   * Specific identification (docs/cost-basis.md, "Specific identification"): the lots a disposal
+   * (a sale, fee, withdrawal or transfer_out) consumes, by lot id, in the order given, keyed by
+   * lotSelectionKey(accountId, transactionId). A disposal without one uses the method in force; one
+   * whose selection no longer fits the lots open at that moment also does, and raises a
+   * `lot_selection_invalid` issue (never silently).
+   */
+  readonly selections?: ReadonlyMap<string, readonly LotPick[]>;
+}
+
+/** One lot a selection consumes: its lot id (origin transaction id, `#n` for the n-th of one origin) and how much. */
+export interface LotPick {
+  readonly lotId: string;
+  /** Decimal text > 0. */
+  readonly quantity: string;
 }
 
 export interface LedgerEntry {
@@ -57,6 +72,11 @@ export interface OpenLot {
   readonly basisKnown: boolean;
   /** The buy/income/deposit/transfer_in that first opened this lot (kept across transfers). */
   readonly originTransactionId: string;
+  /**
+   * The lot id selections name: the origin transaction id, `<id>#2`, `#3`… for later lots of one
+   * origin in one account (numbered in arrival order). Unset only in hand-built fixtures.
+   */
+  readonly lotId?: string;
 }
 
 /** One consumed lot piece of a taxable disposal: one Form 8949 line. */
@@ -134,7 +154,26 @@ export interface UnknownBasisIssue {
   readonly reason: UnknownBasisReason;
 }
 
-export type CostBasisIssue = InsufficientHoldingsIssue | UnknownBasisIssue;
+export type LotSelectionInvalidReason =
+  /** The lot is not open in the account at the moment of the disposal (never acquired, consumed, or acquired later). */
+  | 'lot_not_open'
+  /** The selection asks more of the lot than it holds at that moment. */
+  | 'exceeds_lot'
+  /** The picks do not add up to the disposal's amount. */
+  | 'quantity_mismatch';
+
+/** A stored selection that no longer fits the history: the disposal fell back to the method in force. */
+export interface LotSelectionInvalidIssue {
+  readonly kind: 'lot_selection_invalid';
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly transactionId: string;
+  /** The lot at fault; null for a quantity mismatch. */
+  readonly lotId: string | null;
+  readonly reason: LotSelectionInvalidReason;
+}
+
+export type CostBasisIssue = InsufficientHoldingsIssue | UnknownBasisIssue | LotSelectionInvalidIssue;
 
 export interface CostBasisResult {
   readonly method: CostBasisMethod;

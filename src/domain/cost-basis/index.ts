@@ -3,7 +3,7 @@
  * report (design §7, rules in docs/cost-basis.md). Owns the numbers; never does I/O,
  * rounds to cents, or knows about HTTP, the database or the clock.
  */
-export { computeCostBasis } from './cost-basis-engine.js';
+export { computeCostBasis, lotSelectionKey } from './cost-basis-engine.js';
 export { COST_BASIS_METHODS, DEFAULT_COST_BASIS_METHOD } from './cost-basis-method.js';
 export {
   DIRECTIONS,

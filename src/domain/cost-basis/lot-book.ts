@@ -159,6 +159,46 @@ export class LotBook {
   }
 
   /**
+   * Specific identification: consumes exactly `picks` (lot id, quantity), in the order given, or
+   * nothing at all when one does not fit (the lot is not open, or holds less than asked for in
+   * total). Lot ids: lotIdsOf.
+   */
+  takeSelected(
+    accountId: string,
+    symbol: string,
+    picks: readonly { lotId: string; quantity: ScaledDecimal }[],
+  ): { taken: LotPiece[] } | { invalid: { lotId: string; reason: 'lot_not_open' | 'exceeds_lot' } } {
+    const position = this.position(accountId, symbol);
+    const byId = lotIdsOf(position.lots);
+    const asked = new Map<string, ScaledDecimal>();
+    for (const pick of picks) {
+      const lot = byId.get(pick.lotId);
+      if (!lot) return { invalid: { lotId: pick.lotId, reason: 'lot_not_open' } };
+      const total = (asked.get(pick.lotId) ?? SCALED_ZERO).plus(pick.quantity);
+      if (total.compare(lot.quantity) > 0) return { invalid: { lotId: pick.lotId, reason: 'exceeds_lot' } };
+      asked.set(pick.lotId, total);
+    }
+    const taken: LotPiece[] = [];
+    const current = new Map(byId);
+    for (const pick of picks) {
+      const lot = current.get(pick.lotId)!;
+      const index = position.lots.indexOf(lot);
+      if (pick.quantity.compare(lot.quantity) === 0) {
+        taken.push(pieceFields(lot));
+        position.lots.splice(index, 1);
+        current.delete(pick.lotId);
+      } else {
+        const { taken: part, rest } = splitLotPiece(lot, pick.quantity);
+        taken.push(part);
+        position.lots.splice(index, 1);
+        position.lots.splice(this.insertionIndex(position, rest), 0, rest);
+        current.set(pick.lotId, rest);
+      }
+    }
+    return { taken };
+  }
+
+  /**
    * Positions in (accountId, symbol) byte order, lots in the consumption order of
    * `methodOf(accountId)` (default: the book's method).
    */
@@ -215,6 +255,21 @@ export class LotBook {
     }
     return low;
   }
+}
+
+/**
+ * The lot ids of one position's lots: the origin transaction id, `<id>#2`, `#3`… for later lots of
+ * one origin (a transfer round trip), numbered in arrival order (so the same under every method).
+ */
+export function lotIdsOf<T extends Lot>(lots: readonly T[]): Map<string, T> {
+  const seen = new Map<string, number>();
+  const byId = new Map<string, T>();
+  for (const lot of [...lots].sort((a, b) => a.sequence - b.sequence)) {
+    const nth = (seen.get(lot.originTransactionId) ?? 0) + 1;
+    seen.set(lot.originTransactionId, nth);
+    byId.set(nth === 1 ? lot.originTransactionId : `${lot.originTransactionId}#${nth}`, lot);
+  }
+  return byId;
 }
 
 function pieceFields(piece: LotPiece): LotPiece {

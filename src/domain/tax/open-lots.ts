@@ -39,7 +39,7 @@ export interface LotPrice {
 export interface ValuedLot {
   /**
    * `<origin transaction id>`; when one account holds two lots from one origin (a transfer
-   * round trip), the later ones get `#2`, `#3`… in the engine's lot order.
+   * round trip), the later ones get `#2`, `#3`… in arrival order (the engine's lot ids).
    */
   readonly lotId: string;
   readonly accountId: string;
@@ -79,7 +79,7 @@ export function valueOpenLots(
     const quantity = toExact(lot.quantity);
     const marketValue = price ? quantity.times(price.priceUsd) : null;
     lots.push({
-      lotId: nth === 1 ? lot.originTransactionId : `${lot.originTransactionId}#${nth}`,
+      lotId: lot.lotId ?? (nth === 1 ? lot.originTransactionId : `${lot.originTransactionId}#${nth}`),
       accountId: lot.accountId,
       symbol: lot.symbol,
       originTransactionId: lot.originTransactionId,

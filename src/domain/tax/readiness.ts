@@ -12,6 +12,7 @@ export enum ReadinessReasonCode {
   UncoveredDisposal = 'uncovered_disposal',
   InconsistentHistory = 'inconsistent_history',
   AccountNotSynced = 'account_not_synced',
+  LotSelectionInvalid = 'lot_selection_invalid',
 }
 
 export interface ReadinessReason {
@@ -95,6 +96,29 @@ export function assessReadiness(input: ReadinessInput): Readiness {
       code: ReadinessReasonCode.InconsistentHistory,
       count: shortfalls,
       message: `${shortfalls} earlier transaction(s) of these accounts disposed of more than the account held (a gap in the history), so the lots consumed by this year's lines may be wrong.`,
+    });
+  }
+
+  // A stored lot selection that no longer fits (docs/cost-basis.md, "Specific identification"):
+  // its disposal used the method in force instead of the lots the advisor chose.
+  const badSelections = result.issues.filter(
+    (issue) =>
+      issue.kind === 'lot_selection_invalid' &&
+      selectedIds.has(issue.accountId) &&
+      (input.asset === undefined || issue.symbol === input.asset),
+  );
+  if (badSelections.length > 0) {
+    const named = badSelections
+      .map((issue) =>
+        issue.kind === 'lot_selection_invalid'
+          ? `${issue.transactionId}: ${issue.lotId === null ? 'quantities' : `lot ${issue.lotId}`} (${issue.reason})`
+          : '',
+      )
+      .join('; ');
+    reasons.push({
+      code: ReadinessReasonCode.LotSelectionInvalid,
+      count: badSelections.length,
+      message: `${badSelections.length} lot selection(s) no longer fit the history (${named}); those disposals used the method in force instead, so the selection must be corrected or deleted.`,
     });
   }
 

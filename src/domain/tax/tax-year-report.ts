@@ -8,6 +8,7 @@ import {
   disposalsInYear,
   splitByTerm,
   type CostBasisMethod,
+  type LotPick,
   type CostBasisResult,
   type Disposal,
   type LedgerEntry,
@@ -41,6 +42,8 @@ export interface TaxYearInput {
   readonly method: CostBasisMethod;
   /** A method per disposal (the tenant's elections); unset: `method` for every disposal. */
   readonly methodFor?: (accountId: string, at: Date) => CostBasisMethod;
+  /** The tenant's lot selections (specific identification), keyed by lotSelectionKey. */
+  readonly selections?: ReadonlyMap<string, readonly LotPick[]>;
   /** The accounts the report is about (one, or every account of the tenant). */
   readonly accounts: readonly TaxAccount[];
   /** Their entries and those of every account linked to them by own-account transfers. */
@@ -91,6 +94,7 @@ export function computeTaxYear(input: TaxYearInput): TaxYear {
   const result = computeCostBasis(input.entries, {
     method: input.method,
     methodFor: input.methodFor,
+    selections: input.selections,
     disposalsInYear: input.taxYear,
   });
   const disposals = disposalsInYear(result, input.taxYear).filter(

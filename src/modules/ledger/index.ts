@@ -9,6 +9,7 @@ export { BalancesReadCache, type BalancesMemo } from './balances/balances-read.c
 export type { TransactionInput } from './transaction-input.js';
 export type { Snapshot, SnapshotAsset } from './repositories/balance-snapshots.repository.js';
 export type { ElectionInput, StoredElection } from './repositories/cost-basis-elections.repository.js';
+export type { LotSelectionInput, StoredLotSelection } from './repositories/lot-selections.repository.js';
 export {
   toLedgerEntry,
   type ChecksumFilters,

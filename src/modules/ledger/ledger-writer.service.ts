@@ -7,6 +7,12 @@ import {
   type ElectionInput,
   type StoredElection,
 } from './repositories/cost-basis-elections.repository.js';
+import {
+  LotSelectionsRepository,
+  type LotSelectionInput,
+  type StoredLotSelection,
+} from './repositories/lot-selections.repository.js';
+import { lotSelectionKey, type LotPick } from '../../domain/cost-basis/index.js';
 import { TransactionsRepository, type StoredTransaction } from './repositories/transactions.repository.js';
 import type { TransactionInput } from './transaction-input.js';
 
@@ -22,7 +28,27 @@ export class LedgerWriter {
     private readonly snapshots: BalanceSnapshotsRepository,
     private readonly readCache: BalancesReadCache,
     private readonly elections: CostBasisElectionsRepository,
+    private readonly selections: LotSelectionsRepository,
   ) {}
+
+  /** The tenant's lot selections as the engine takes them, read inside the caller's transaction. */
+  async lotSelectionsByDisposal(tenantId: string, manager?: EntityManager): Promise<Map<string, readonly LotPick[]>> {
+    const stored = await this.selections.forTenant(tenantId, undefined, manager);
+    return new Map(stored.map((s) => [lotSelectionKey(s.accountId, s.transactionId), s.lots]));
+  }
+
+  /** Records a lot selection (replacing the disposal's earlier one) in the caller's transaction. */
+  recordLotSelection(
+    tenantId: string,
+    input: LotSelectionInput,
+    manager: EntityManager,
+  ): Promise<StoredLotSelection> {
+    return this.selections.replace(tenantId, input, manager);
+  }
+
+  deleteLotSelection(tenantId: string, id: string, manager: EntityManager): Promise<void> {
+    return this.selections.delete(tenantId, id, manager);
+  }
 
   /** The tenant's method elections, read inside the caller's transaction (the balances use them). */
   costBasisElections(tenantId: string, manager?: EntityManager): Promise<StoredElection[]> {

@@ -2,7 +2,7 @@
  * Ledger (design §5): the stored transactions and balance snapshots of accounts, the cost-basis
  * engine's input, and the balances read cache.
  *
- * Owns: the `transaction`, `balance_snapshot(_asset)` and `cost_basis_election` tables. Writes come only through
+ * Owns: the `transaction`, `balance_snapshot(_asset)` and `cost_basis_election` and `lot_selection` tables. Writes come only through
  * LedgerWriter (the sources module's refresh engine); every other module reads through
  * LedgerService. The partner balances and transactions endpoints and the cached-balances fast
  * path sit on top, in ./api (LedgerApiModule). Never: fetches from a source, opens a transaction
@@ -14,6 +14,7 @@ import { LedgerWriter } from './ledger-writer.service.js';
 import { LedgerService } from './ledger.service.js';
 import { BalanceSnapshotsRepository } from './repositories/balance-snapshots.repository.js';
 import { CostBasisElectionsRepository } from './repositories/cost-basis-elections.repository.js';
+import { LotSelectionsRepository } from './repositories/lot-selections.repository.js';
 import { TransactionsRepository } from './repositories/transactions.repository.js';
 
 @Module({
@@ -21,6 +22,7 @@ import { TransactionsRepository } from './repositories/transactions.repository.j
     TransactionsRepository,
     BalanceSnapshotsRepository,
     CostBasisElectionsRepository,
+    LotSelectionsRepository,
     BalancesReadCache,
     LedgerService,
     LedgerWriter,

@@ -6,6 +6,8 @@ import {
   CostBasisElectionsRepository,
   type StoredElection,
 } from './repositories/cost-basis-elections.repository.js';
+import { LotSelectionsRepository, type StoredLotSelection } from './repositories/lot-selections.repository.js';
+import { lotSelectionKey, type LotPick } from '../../domain/cost-basis/index.js';
 import {
   toLedgerEntry,
   TransactionsRepository,
@@ -30,7 +32,23 @@ export class LedgerService {
     private readonly transactions: TransactionsRepository,
     private readonly snapshots: BalanceSnapshotsRepository,
     private readonly elections: CostBasisElectionsRepository,
+    private readonly selections: LotSelectionsRepository,
   ) {}
+
+  /** The tenant's lot selections (optionally one account's), in recording order. */
+  lotSelections(tenantId: string, accountId?: string, manager?: EntityManager): Promise<StoredLotSelection[]> {
+    return this.selections.forTenant(tenantId, accountId, manager);
+  }
+
+  findLotSelection(tenantId: string, id: string): Promise<StoredLotSelection | null> {
+    return this.selections.findById(tenantId, id);
+  }
+
+  /** The tenant's lot selections as the engine takes them (CostBasisOptions.selections). */
+  async lotSelectionsByDisposal(tenantId: string, manager?: EntityManager): Promise<Map<string, readonly LotPick[]>> {
+    const stored = await this.selections.forTenant(tenantId, undefined, manager);
+    return new Map(stored.map((s) => [lotSelectionKey(s.accountId, s.transactionId), s.lots]));
+  }
 
   /** The tenant's cost-basis method elections (tenant-wide and per account), in recording order. */
   costBasisElections(tenantId: string, manager?: EntityManager): Promise<StoredElection[]> {

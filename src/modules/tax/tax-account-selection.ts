@@ -7,6 +7,7 @@ import {
   electionInForce,
   methodForElections,
   type CostBasisMethod,
+  type LotPick,
 } from '../../domain/cost-basis/index.js';
 import { LedgerService } from '../ledger/index.js';
 
@@ -38,6 +39,8 @@ export interface ReportMethod {
   readonly method: CostBasisMethod;
   readonly methodFor: ((accountId: string, at: Date) => CostBasisMethod) | undefined;
   readonly source: MethodSource;
+  /** The tenant's lot selections: they apply under every method (a `method` query changes only the other disposals). */
+  readonly selections: ReadonlyMap<string, readonly LotPick[]>;
 }
 
 @Injectable()
@@ -59,10 +62,11 @@ export class TaxAccountSelection {
     account: { readonly id: string } | null,
     at: Date,
   ): Promise<ReportMethod> {
-    if (requested !== undefined) return { method: requested, methodFor: undefined, source: 'query' };
+    const selections = await this.ledger.lotSelectionsByDisposal(tenantId);
+    if (requested !== undefined) return { method: requested, methodFor: undefined, source: 'query', selections };
     const elections = await this.ledger.costBasisElections(tenantId);
     if (elections.length === 0) {
-      return { method: DEFAULT_COST_BASIS_METHOD, methodFor: undefined, source: 'default' };
+      return { method: DEFAULT_COST_BASIS_METHOD, methodFor: undefined, source: 'default', selections };
     }
     const date = at.toISOString().slice(0, 10);
     const inForce =
@@ -72,6 +76,7 @@ export class TaxAccountSelection {
       method: inForce?.method ?? DEFAULT_COST_BASIS_METHOD,
       methodFor: methodForElections(elections),
       source: 'elected',
+      selections,
     };
   }
 

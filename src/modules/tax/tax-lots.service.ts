@@ -78,7 +78,11 @@ export class TaxLotsService {
     const selected = await this.selection.select(tenantId, query);
     const accountIds = new Set(selected.accounts.map((account) => account.id));
     const method = await this.selection.methodOf(tenantId, query.method, selected.account, asOf);
-    const result = computeCostBasis(selected.entries, { method: method.method, methodFor: method.methodFor });
+    const result = computeCostBasis(selected.entries, {
+      method: method.method,
+      methodFor: method.methodFor,
+      selections: method.selections,
+    });
     const symbols = [...new Set(result.openLots.map((lot) => lot.symbol))];
     const prices = symbols.length > 0 ? await this.prices.latestPricesUsd(symbols) : new Map();
     const lots = valueOpenLots(result.openLots, { accountIds, asset: query.asset }, prices, asOf);

@@ -131,6 +131,7 @@ export class TaxReportService {
       asset: query.asset,
       method: method.method,
       methodFor: method.methodFor,
+      selections: method.selections,
       accounts: selected.accounts,
       entries: selected.entries,
     };

@@ -228,6 +228,7 @@ export class HistoryWriter {
     for (const [id, balances] of freshReported) reported.set(id, balances);
     return computeBalanceSnapshots({
       elections: await this.ledger.costBasisElections(tenantId, manager),
+      selections: await this.ledger.lotSelectionsByDisposal(tenantId, manager),
       entries: transactions.map(toLedgerEntry),
       accountIds,
       pricesUsd,

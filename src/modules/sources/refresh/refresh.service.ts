@@ -19,7 +19,13 @@ import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
-import { LedgerWriter, type ElectionInput, type StoredElection } from '../../ledger/index.js';
+import {
+  LedgerWriter,
+  type ElectionInput,
+  type LotSelectionInput,
+  type StoredElection,
+  type StoredLotSelection,
+} from '../../ledger/index.js';
 import { SyncMetrics } from '../../metrics/sync-metrics.js';
 import {
   SourceAuthorizationError,
@@ -246,6 +252,33 @@ export class RefreshService {
       { bumpDataVersions: true },
     );
     return stored!;
+  }
+
+  /**
+   * Records a lot selection (docs/cost-basis.md, "Specific identification") and recomputes the
+   * balances of its account (and everything linked to it) under it, in one transaction.
+   */
+  async recordLotSelection(tenantId: string, input: LotSelectionInput): Promise<StoredLotSelection> {
+    let stored: StoredLotSelection | null = null;
+    await this.recomputeLinked(
+      tenantId,
+      [input.accountId],
+      async (manager) => {
+        stored = await this.ledger.recordLotSelection(tenantId, input, manager);
+      },
+      { bumpDataVersions: true },
+    );
+    return stored!;
+  }
+
+  /** Deletes a lot selection and recomputes its account's balances without it, in one transaction. */
+  async deleteLotSelection(tenantId: string, selection: StoredLotSelection): Promise<void> {
+    await this.recomputeLinked(
+      tenantId,
+      [selection.accountId],
+      (manager) => this.ledger.deleteLotSelection(tenantId, selection.id, manager),
+      { bumpDataVersions: true },
+    );
   }
 
   private async claimAndRun(

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { LotPick } from '../../../domain/cost-basis/index.js';
+import { runSql } from '../../../database/sql.js';
+
+/** A stored lot selection (docs/cost-basis.md, "Specific identification"). */
+export interface StoredLotSelection {
+  readonly id: string;
+  readonly accountId: string;
+  readonly transactionId: string;
+  readonly lots: readonly LotPick[];
+  readonly recordedAt: Date;
+  readonly recordedBy: string;
+}
+
+export type LotSelectionInput = Omit<StoredLotSelection, 'id'>;
+
+interface Row {
+  id: string;
+  account_id: string;
+  transaction_id: string;
+  lots: string;
+  recorded_at: Date;
+  recorded_by: string;
+}
+
+const toStored = (row: Row): StoredLotSelection => ({
+  id: row.id,
+  accountId: row.account_id,
+  transactionId: row.transaction_id,
+  lots: (JSON.parse(row.lots) as { lot_id: string; quantity: string }[]).map((pick) => ({
+    lotId: pick.lot_id,
+    quantity: pick.quantity,
+  })),
+  recordedAt: new Date(row.recorded_at),
+  recordedBy: row.recorded_by,
+});
+
+const COLUMNS = 'id, account_id, transaction_id, lots, recorded_at, recorded_by';
+
+/** The `lot_selection` table: at most one selection per disposal. Every query takes the tenant id first. */
+@Injectable()
+export class LotSelectionsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The tenant's selections (optionally one account's), in recording order. */
+  async forTenant(tenantId: string, accountId?: string, manager?: EntityManager): Promise<StoredLotSelection[]> {
+    const { rows } = await runSql<Row>(
+      manager ?? this.dataSource.manager,
+      accountId === undefined
+        ? `SELECT ${COLUMNS} FROM lot_selection WHERE tenant_id = $1 ORDER BY recorded_at, id`
+        : `SELECT ${COLUMNS} FROM lot_selection WHERE tenant_id = $1 AND account_id = $2 ORDER BY recorded_at, id`,
+      accountId === undefined ? [tenantId] : [tenantId, accountId],
+    );
+    return rows.map(toStored);
+  }
+
+  async findById(tenantId: string, id: string, manager?: EntityManager): Promise<StoredLotSelection | null> {
+    const { rows } = await runSql<Row>(
+      manager ?? this.dataSource.manager,
+      `SELECT ${COLUMNS} FROM lot_selection WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
+    return rows.length > 0 ? toStored(rows[0]) : null;
+  }
+
+  /** Records a selection, replacing the disposal's earlier one (if any), in the caller's transaction. */
+  async replace(tenantId: string, input: LotSelectionInput, manager: EntityManager): Promise<StoredLotSelection> {
+    await runSql(
+      manager,
+      `DELETE FROM lot_selection WHERE tenant_id = $1 AND account_id = $2 AND transaction_id = $3`,
+      [tenantId, input.accountId, input.transactionId],
+    );
+    const id = randomUUID();
+    const lots = JSON.stringify(input.lots.map((pick) => ({ lot_id: pick.lotId, quantity: pick.quantity })));
+    await runSql(
+      manager,
+      `INSERT INTO lot_selection (id, tenant_id, account_id, transaction_id, lots, recorded_at, recorded_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [id, tenantId, input.accountId, input.transactionId, lots, input.recordedAt, input.recordedBy],
+    );
+    return { id, ...input };
+  }
+
+  async delete(tenantId: string, id: string, manager: EntityManager): Promise<void> {
+    await runSql(manager, `DELETE FROM lot_selection WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+  }
+}
