@@ -166,17 +166,16 @@ class CostBasisEngine {
     for (const group of byPosition.values()) for (const [id, lot] of lotIdsOf(group)) idOf.set(lot, id);
     return {
       method: this.method,
-      openLots: lots
-        .map((lot): OpenLot => ({
-          accountId: lot.accountId,
-          symbol: lot.symbol,
-          quantity: toCanonical(lot.quantity),
-          costBasisUsd: toCanonical(lot.costBasisUsd),
-          acquiredAt: new Date(lot.acquiredAt.getTime()),
-          basisKnown: lot.basisKnown,
-          originTransactionId: lot.originTransactionId,
-          lotId: idOf.get(lot),
-        })),
+      openLots: lots.map((lot): OpenLot => ({
+        accountId: lot.accountId,
+        symbol: lot.symbol,
+        quantity: toCanonical(lot.quantity),
+        costBasisUsd: toCanonical(lot.costBasisUsd),
+        acquiredAt: new Date(lot.acquiredAt.getTime()),
+        basisKnown: lot.basisKnown,
+        originTransactionId: lot.originTransactionId,
+        lotId: idOf.get(lot),
+      })),
       disposals: [...this.disposals],
       removals: [...this.removals],
       incomeEvents: [...this.incomeEvents],

@@ -3,7 +3,8 @@
  * collection and identity, the partner account endpoints under /v1/api (collection, identity,
  * list) and the admin API under /admin/accounts (link, list, refresh, CSV import, delete), and the
  * sandbox's account fixtures; the cost-basis method elections `/taip/cost-basis-method` (issue 19:
- * the table is the ledger's, written through the refresh engine with the balances it changes).
+ * the table is the ledger's, written through the refresh engine with the balances it changes) and
+ * the lot selections `/taip/lot-selections` (issue 19 item 2, the same way).
  *
  * Owns: the `account` row (the refresh engine in the sources module owns its state columns).
  * Others read accounts through AccountsService (index.ts), which hands out plain AccountRecords.
@@ -19,14 +20,29 @@ import { AccountsController } from './accounts.controller.js';
 import { AccountsService } from './accounts.service.js';
 import { CostBasisMethodController } from './cost-basis/cost-basis-method.controller.js';
 import { CostBasisMethodService } from './cost-basis/cost-basis-method.service.js';
+import { LotSelectionsController } from './lot-selections/lot-selections.controller.js';
+import { LotSelectionsService } from './lot-selections/lot-selections.service.js';
+import { LedgerModule } from '../ledger/index.js';
 import { AdminAccountsController } from './admin/admin-accounts.controller.js';
 import { AccountsRepository } from './repositories/accounts.repository.js';
 import { SandboxAccountsSeed } from './sandbox-accounts.seed.js';
 
 @Module({
-  imports: [TenancyModule, SourcesModule],
-  controllers: [AccountsController, AdminAccountsController, CostBasisMethodController],
-  providers: [AccountsRepository, CursorCodec, AccountsService, CostBasisMethodService, SandboxAccountsSeed],
+  imports: [TenancyModule, SourcesModule, LedgerModule],
+  controllers: [
+    AccountsController,
+    AdminAccountsController,
+    CostBasisMethodController,
+    LotSelectionsController,
+  ],
+  providers: [
+    AccountsRepository,
+    CursorCodec,
+    AccountsService,
+    CostBasisMethodService,
+    LotSelectionsService,
+    SandboxAccountsSeed,
+  ],
   exports: [AccountsService],
 })
 export class AccountsModule {}

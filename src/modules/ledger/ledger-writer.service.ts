@@ -32,7 +32,10 @@ export class LedgerWriter {
   ) {}
 
   /** The tenant's lot selections as the engine takes them, read inside the caller's transaction. */
-  async lotSelectionsByDisposal(tenantId: string, manager?: EntityManager): Promise<Map<string, readonly LotPick[]>> {
+  async lotSelectionsByDisposal(
+    tenantId: string,
+    manager?: EntityManager,
+  ): Promise<Map<string, readonly LotPick[]>> {
     const stored = await this.selections.forTenant(tenantId, undefined, manager);
     return new Map(stored.map((s) => [lotSelectionKey(s.accountId, s.transactionId), s.lots]));
   }

@@ -6,7 +6,10 @@ import {
   CostBasisElectionsRepository,
   type StoredElection,
 } from './repositories/cost-basis-elections.repository.js';
-import { LotSelectionsRepository, type StoredLotSelection } from './repositories/lot-selections.repository.js';
+import {
+  LotSelectionsRepository,
+  type StoredLotSelection,
+} from './repositories/lot-selections.repository.js';
 import { lotSelectionKey, type LotPick } from '../../domain/cost-basis/index.js';
 import {
   toLedgerEntry,
@@ -36,7 +39,11 @@ export class LedgerService {
   ) {}
 
   /** The tenant's lot selections (optionally one account's), in recording order. */
-  lotSelections(tenantId: string, accountId?: string, manager?: EntityManager): Promise<StoredLotSelection[]> {
+  lotSelections(
+    tenantId: string,
+    accountId?: string,
+    manager?: EntityManager,
+  ): Promise<StoredLotSelection[]> {
     return this.selections.forTenant(tenantId, accountId, manager);
   }
 
@@ -45,7 +52,10 @@ export class LedgerService {
   }
 
   /** The tenant's lot selections as the engine takes them (CostBasisOptions.selections). */
-  async lotSelectionsByDisposal(tenantId: string, manager?: EntityManager): Promise<Map<string, readonly LotPick[]>> {
+  async lotSelectionsByDisposal(
+    tenantId: string,
+    manager?: EntityManager,
+  ): Promise<Map<string, readonly LotPick[]>> {
     const stored = await this.selections.forTenant(tenantId, undefined, manager);
     return new Map(stored.map((s) => [lotSelectionKey(s.accountId, s.transactionId), s.lots]));
   }

@@ -46,7 +46,11 @@ export class LotSelectionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The tenant's selections (optionally one account's), in recording order. */
-  async forTenant(tenantId: string, accountId?: string, manager?: EntityManager): Promise<StoredLotSelection[]> {
+  async forTenant(
+    tenantId: string,
+    accountId?: string,
+    manager?: EntityManager,
+  ): Promise<StoredLotSelection[]> {
     const { rows } = await runSql<Row>(
       manager ?? this.dataSource.manager,
       accountId === undefined
@@ -67,7 +71,11 @@ export class LotSelectionsRepository {
   }
 
   /** Records a selection, replacing the disposal's earlier one (if any), in the caller's transaction. */
-  async replace(tenantId: string, input: LotSelectionInput, manager: EntityManager): Promise<StoredLotSelection> {
+  async replace(
+    tenantId: string,
+    input: LotSelectionInput,
+    manager: EntityManager,
+  ): Promise<StoredLotSelection> {
     await runSql(
       manager,
       `DELETE FROM lot_selection WHERE tenant_id = $1 AND account_id = $2 AND transaction_id = $3`,
