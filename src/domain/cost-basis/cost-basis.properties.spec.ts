@@ -6,9 +6,16 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { ExactDecimal as Exact } from '../money/exact-decimal.js';
-import { computeCostBasis } from './cost-basis-engine.js';
+import { computeCostBasis, lotSelectionKey } from './cost-basis-engine.js';
+import { sortForProcessing } from './processing-order.js';
 import { COST_BASIS_METHODS } from './cost-basis-method.js';
-import type { CostBasisMethod, CostBasisOptions, CostBasisResult, LedgerEntry } from './cost-basis.types.js';
+import type {
+  CostBasisMethod,
+  CostBasisOptions,
+  CostBasisResult,
+  LedgerEntry,
+  LotPick,
+} from './cost-basis.types.js';
 import { methodForElections, type MethodElection } from './method-elections.js';
 import { summarizeByAccountAndSymbol, valuePositions } from './position-summary.js';
 
@@ -418,6 +425,60 @@ describe('cost-basis properties', () => {
     );
   });
 
+  it('sums the yearly reports to the balances’ realized gain under random valid lot selections', () => {
+    let selectedDisposals = 0;
+    fc.assert(
+      fc.property(
+        history({ removals: true, unknownBasis: true }),
+        method,
+        fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 1, maxLength: 64 }),
+        (entries, m, draws) => {
+          const selections = randomValidSelections(entries, m, draws);
+          selectedDisposals += selections.size;
+          const options = { ...m, selections };
+          const full = computeCostBasis(entries, options);
+          expect(full.issues.filter((i) => i.kind === 'lot_selection_invalid')).toEqual([]);
+          const balances = summarizeByAccountAndSymbol(full);
+          const years = [...new Set(entries.map((e) => e.timestamp.getUTCFullYear()))];
+          const reported = years.flatMap(
+            (year) => computeCostBasis(entries, { ...options, disposalsInYear: year }).disposals,
+          );
+          expectSameTotals(
+            totalsBy(
+              reported,
+              (x) => key(x.accountId, x.symbol),
+              (x) => d(x.gainUsd),
+            ),
+            totalsBy(
+              balances,
+              (p) => key(p.accountId, p.symbol),
+              (p) => d(p.realizedGainUsd),
+            ),
+          );
+          // Every selected disposal consumed exactly the lots it named, in order.
+          for (const [selectionKey, picks] of selections) {
+            const rows = full.disposals.filter(
+              (x) => lotSelectionKey(x.accountId, x.transactionId) === selectionKey,
+            );
+            const removed = full.removals.filter(
+              (x) => lotSelectionKey(x.accountId, x.transactionId) === selectionKey,
+            );
+            const consumed = [...rows, ...removed].map((x) => [
+              x.lotOriginTransactionId,
+              d(x.quantity).toFixed(),
+            ]);
+            expect(consumed).toEqual(
+              picks.map((p) => [p.lotId.replace(/#\d+$/, ''), d(p.quantity).toFixed()]),
+            );
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+    // The histories do draw selections (not a vacuous pass).
+    expect(selectedDisposals).toBeGreaterThan(5);
+  });
+
   it('writes out only one year’s disposals when asked, everything else unchanged', () => {
     fc.assert(
       fc.property(history({ removals: true, unknownBasis: true }), method, (entries, m) => {
@@ -434,3 +495,40 @@ describe('cost-basis properties', () => {
     );
   });
 });
+
+/**
+ * Valid selections for some of the sells, fees and withdrawals of `entries`, drawn from `draws`:
+ * each looks at the lots open just before its disposal (under the selections drawn so far) and
+ * takes them in a drawn order, the last one partly.
+ */
+function randomValidSelections(
+  entries: readonly LedgerEntry[],
+  options: CostBasisOptions,
+  draws: readonly number[],
+): Map<string, readonly LotPick[]> {
+  const selections = new Map<string, readonly LotPick[]>();
+  const sorted = sortForProcessing(entries);
+  let next = 0;
+  const draw = () => draws[next++ % draws.length];
+  sorted.forEach((entry, index) => {
+    if (!['sell', 'fee', 'withdrawal'].includes(entry.direction) || draw() % 2 === 0) return;
+    const open = computeCostBasis(sorted.slice(0, index), { ...options, selections }).openLots.filter(
+      (lot) => lot.accountId === entry.accountId && lot.symbol === entry.symbol,
+    );
+    const shuffled = open
+      .map((lot) => ({ lot, order: draw() }))
+      .sort((a, b) => a.order - b.order)
+      .map((x) => x.lot);
+    const picks: LotPick[] = [];
+    let needed = d(entry.amount);
+    for (const lot of shuffled) {
+      if (!needed.greaterThan(0)) break;
+      const quantity = Decimal.min(needed, d(lot.quantity));
+      picks.push({ lotId: lot.lotId!, quantity: quantity.toFixed() });
+      needed = needed.minus(quantity);
+    }
+    if (needed.isZero() && picks.length > 0)
+      selections.set(lotSelectionKey(entry.accountId, entry.transactionId), picks);
+  });
+  return selections;
+}
