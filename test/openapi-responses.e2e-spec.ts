@@ -12,7 +12,9 @@
  */
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import type { Response, Test } from 'supertest';
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
+import { computeCostBasis } from '../src/domain/cost-basis/index.js';
+import { LedgerService } from '../src/modules/ledger/index.js';
+import { sandboxId, sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
 import {
   ConnectorRegistry,
   SourceAuthorizationError,
@@ -649,6 +651,43 @@ describe('OpenAPI document against live responses (e2e)', () => {
         .set(bearer(partner))
         .send({ method: 'fifo', effective_from: '2000-01-01' }),
     );
+    // Lot selections (issue 19 item 2): the lots FIFO takes anyway for the account's first covered
+    // sale, so the sandbox figures the later cases read do not move; then deleted.
+    const { entries } = await t.app
+      .get(LedgerService)
+      .ledgerForAccount(sandboxTenantId('sandbox'), { id: ACCOUNT });
+    const fifo = computeCostBasis(entries, { method: 'fifo' }).disposals.filter(
+      (x) => x.accountId === ACCOUNT,
+    );
+    const saleId = fifo.find((x) => x.direction === 'sell')!.transactionId;
+    const pieces = fifo.filter((x) => x.transactionId === saleId);
+    expect(pieces.every((x) => x.lotOriginTransactionId !== null)).toBe(true);
+    const selecting = 'POST /taip/lot-selections';
+    const created = await call(
+      selecting,
+      t.http
+        .post('/taip/lot-selections')
+        .set(bearer(partner))
+        .send({
+          account_id: ACCOUNT,
+          transaction_id: saleId,
+          lots: pieces.map((x) => ({ lot_id: x.lotOriginTransactionId, quantity: x.quantity })),
+        }),
+    );
+    await call(
+      selecting,
+      t.http
+        .post('/taip/lot-selections')
+        .set(bearer(partner))
+        .send({ account_id: ACCOUNT, transaction_id: saleId, lots: [{ lot_id: 'nope', quantity: '1' }] }),
+    );
+    const selections = 'GET /taip/lot-selections';
+    await call(selections, t.http.get(`/taip/lot-selections?account_id=${ACCOUNT}`).set(bearer(partner)));
+    await call(selections, t.http.get(`/taip/lot-selections?account_id=${NOBODY}`).set(bearer(partner)));
+    const unselecting = 'DELETE /taip/lot-selections/{id}';
+    const selectionId = (created.body as { id: string }).id;
+    await call(unselecting, t.http.delete(`/taip/lot-selections/${selectionId}`).set(bearer(partner)));
+    await call(unselecting, t.http.delete(`/taip/lot-selections/${selectionId}`).set(bearer(partner)));
     const harvesting = 'GET /taip/harvesting-candidates';
     await call(harvesting, t.http.get('/taip/harvesting-candidates?wash_sale=assume').set(bearer(partner)));
     await call(harvesting, t.http.get('/taip/harvesting-candidates?min_loss=-1').set(bearer(partner)));
@@ -889,7 +928,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
     // + open lots, harvesting candidates and the Form 1099-DA reconciliation (issue 19)
     // + the 9 webhook operations of /v1/api/webhooks (issue 18)
     // + the audit trail's query, export and verify and the report snapshots' create, list and read (issue 18)
-    // + GET and POST /taip/cost-basis-method (issue 19).
-    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2);
+    // + GET and POST /taip/cost-basis-method (issue 19)
+    // + POST, GET and DELETE /taip/lot-selections (issue 19 item 2).
+    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3);
   });
 });
