@@ -63,7 +63,8 @@ export class TaxAccountSelection {
     at: Date,
   ): Promise<ReportMethod> {
     const selections = await this.ledger.lotSelectionsByDisposal(tenantId);
-    if (requested !== undefined) return { method: requested, methodFor: undefined, source: 'query', selections };
+    if (requested !== undefined)
+      return { method: requested, methodFor: undefined, source: 'query', selections };
     const elections = await this.ledger.costBasisElections(tenantId);
     if (elections.length === 0) {
       return { method: DEFAULT_COST_BASIS_METHOD, methodFor: undefined, source: 'default', selections };

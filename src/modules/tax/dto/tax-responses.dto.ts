@@ -5,7 +5,13 @@ export class ReadinessReasonDto {
   @ApiProperty({
     description:
       '`unknown_basis`: lines dispose of coins of unknown basis; `uncovered_disposal`: lines sell more than the account held; `inconsistent_history`: an earlier shortfall makes the lots suspect; `account_not_synced`: an account’s data may be incomplete.',
-    enum: ['unknown_basis', 'uncovered_disposal', 'inconsistent_history', 'account_not_synced', 'lot_selection_invalid'],
+    enum: [
+      'unknown_basis',
+      'uncovered_disposal',
+      'inconsistent_history',
+      'account_not_synced',
+      'lot_selection_invalid',
+    ],
   })
   code: string;
 
