@@ -769,6 +769,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/taip/lot-selections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lot selections of an account
+         * @description An addition to the published API; rules: docs/cost-basis.md, "Specific identification".
+         */
+        get: operations["LotSelectionsController_list"];
+        put?: never;
+        /**
+         * Select the lots a disposal consumes (specific identification)
+         * @description Records which open lots (by `lot_id`, as `GET /taip/lots` names them) a sell, fee, withdrawal or transfer_out of the account consumes, in order; it replaces the disposal's earlier selection. Checked against the lots open just before the disposal. Balances are recomputed under it before the answer; the gains report, Form 8949 and lots honour it under every method. An addition to the published API; rules: docs/cost-basis.md, "Specific identification".
+         */
+        post: operations["LotSelectionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/taip/lot-selections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lot selection
+         * @description The disposal goes back to the method in force; balances are recomputed before the answer. An addition to the published API; rules: docs/cost-basis.md, "Specific identification".
+         */
+        delete: operations["LotSelectionsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/taip/lots": {
         parameters: {
             query?: never;
@@ -1954,6 +1998,20 @@ export interface components {
              */
             tenant: string;
         };
+        CreateLotSelectionDto: {
+            /**
+             * Format: uuid
+             * @description The account of the disposal (UUID).
+             */
+            account_id: string;
+            /** @description The lots it consumes, in this order; the quantities add up to the disposal’s amount exactly, each lot open in the account just before the disposal and holding at least what is asked of it. */
+            lots: components["schemas"]["LotPickDto"][];
+            /**
+             * @description The disposal: a `sell`, `fee`, `withdrawal` or `transfer_out` transaction of the account (its transaction id).
+             * @example cb-sell-1
+             */
+            transaction_id: string;
+        };
         CreateReportSnapshotDto: {
             /**
              * Format: uuid
@@ -2825,6 +2883,56 @@ export interface components {
              */
             unrealized_gain_usd: string | null;
         };
+        LotPickDto: {
+            /**
+             * @description The lot, as `GET /taip/lots` names it: the id of the transaction that opened it, `<id>#2` for a second lot of one origin in the account.
+             * @example cb-buy-2
+             */
+            lot_id: string;
+            /**
+             * @description How much of the lot the disposal consumes: decimal text > 0.
+             * @example 0.5
+             */
+            quantity: string;
+        };
+        LotSelectionDto: {
+            /**
+             * Format: uuid
+             * @description The account of the disposal.
+             */
+            account_id: string;
+            /**
+             * Format: uuid
+             * @description The selection.
+             */
+            id: string;
+            /** @description The lots it consumes, in order. */
+            lots: components["schemas"]["LotPickDto"][];
+            /**
+             * @description When it was recorded (ISO 8601, UTC).
+             * @example 2026-11-24T16:00:00.000Z
+             */
+            recorded_at: string;
+            /**
+             * @description The API client that recorded it.
+             * @example partner-client
+             */
+            recorded_by: string;
+            /**
+             * @description The disposal (transaction id).
+             * @example cb-sell-1
+             */
+            transaction_id: string;
+        };
+        LotSelectionListDto: {
+            /**
+             * Format: uuid
+             * @description The account.
+             */
+            account_id: string;
+            /** @description Its selections, oldest recorded first. */
+            selections: components["schemas"]["LotSelectionDto"][];
+        };
         LotsReportDto: {
             /**
              * Format: uuid
@@ -3302,7 +3410,7 @@ export interface components {
              * @description `unknown_basis`: lines dispose of coins of unknown basis; `uncovered_disposal`: lines sell more than the account held; `inconsistent_history`: an earlier shortfall makes the lots suspect; `account_not_synced`: an account’s data may be incomplete.
              * @enum {string}
              */
-            code: "unknown_basis" | "uncovered_disposal" | "inconsistent_history" | "account_not_synced";
+            code: "unknown_basis" | "uncovered_disposal" | "inconsistent_history" | "account_not_synced" | "lot_selection_invalid";
             /**
              * @description How many lines, transactions or accounts the reason applies to.
              * @example 2
@@ -9053,6 +9161,333 @@ export interface operations {
             };
             /** @description The account (or identity) does not exist for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    LotSelectionsController_list: {
+        parameters: {
+            query: {
+                /** @description The account (UUID). Another tenant’s account answers 404. */
+                account_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LotSelectionListDto"];
+                };
+            };
+            /** @description A malformed parameter (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The account does not exist for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    LotSelectionsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLotSelectionDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LotSelectionDto"];
+                };
+            };
+            /** @description A malformed field; a transaction that is not a disposal of the account; a lot not open in the account just before the disposal or acquired after it; a lot asked for more than it holds; quantities not adding up to the disposal (the field or lot is named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The account does not exist for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    LotSelectionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description id is not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such selection for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
