@@ -111,6 +111,37 @@ describe('audit trail (e2e)', () => {
     expect(await byRequest('audit-tenant-dup')).toMatchObject([{ action: 'tenant.created', status: 409 }]);
   });
 
+  it('commits a write and its entry together: a change whose entry cannot be written is not made', async () => {
+    // Entries of successful creations can no longer be written (the failure's own entry can).
+    await db.query(
+      `ALTER TABLE "audit_entry" ADD CONSTRAINT "audit_test_block" CHECK (NOT ("action" IN ('tenant.created', 'account.linked') AND "status" IN (201, 202))) NOT VALID`,
+    );
+    try {
+      const tenant = await t.http
+        .post('/admin/tenants')
+        .set(bearer(admin))
+        .set('X-Request-Id', 'audit-atomic-tenant')
+        .send({ slug: 'audit-atomic', name: 'Never made' });
+      expect(tenant.status).toBeGreaterThanOrEqual(500);
+      const link = await t.http
+        .post('/admin/accounts')
+        .set(bearer(admin))
+        .set('X-Request-Id', 'audit-atomic-link')
+        .send({ tenant: 'sandbox', source: 'csv', platform: 'coinbase', identity: 'audit-atomic-link' });
+      expect(link.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await db.query(`ALTER TABLE "audit_entry" DROP CONSTRAINT "audit_test_block"`);
+    }
+    await t.http.get('/admin/tenants/audit-atomic').set(bearer(admin)).expect(404);
+    const accounts = await db.query(`SELECT 1 FROM "account" WHERE "identity" = 'audit-atomic-link'`);
+    expect(accounts).toHaveLength(0);
+    // Each refused request is recorded once, with the status it answered.
+    await audit.flush();
+    const [tenantEntry] = await byRequest('audit-atomic-tenant');
+    expect(tenantEntry).toMatchObject({ action: 'tenant.created', status: 500 });
+    expect(await byRequest('audit-atomic-link')).toMatchObject([{ action: 'account.linked', status: 500 }]);
+  });
+
   it('records link, import, refresh and unlink of an account (admin and partner)', async () => {
     const { accountId } = await createAccount(t, admin, {});
     await importCsv(t, admin, accountId, csvOf(simpleHistory('aud')))

@@ -5,6 +5,7 @@
  */
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { noteAuditSubject } from '../../common/audit/audit-scope.js';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
@@ -304,6 +305,7 @@ export class AccountsService {
       reviewSince: null,
       refreshFailures: 0,
     };
+    noteAuditSubject({ accountId: id }); // the entry of this link names the account it creates
     const inserted = await this.accounts.transaction(async (manager) => {
       if (!(await this.accounts.insertIfAbsent(account, manager))) return false;
       await this.events.record(

@@ -8,7 +8,9 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
 import { Reflector } from '@nestjs/core';
-import { catchError, from, mergeMap, throwError, type Observable } from 'rxjs';
+import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
+import type { EntityManager } from 'typeorm';
+import { runInAuditScope, type AuditScope } from '../../common/audit/audit-scope.js';
 import { AUDITED, type AuditedRoute } from '../../common/decorators/audited.decorator.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { statusForCode } from '../../common/errors/problem-details.js';
@@ -26,10 +28,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Records audited requests (docs/audit.md): routes marked @Audited / @AuditedRead, and every
- * authenticated write under `/admin`. A write's entry is appended before its answer goes out
- * (a failed append falls back to the retried in-memory queue and is logged); a read's entry is
- * queued (AuditService.recordRead). Successes and failures alike, with the status answered. The
- * cached balances fast path records its own reads (REPRODUCED_ON_FAST_PATH).
+ * authenticated write under `/admin`. A write's handler runs in an audit scope
+ * (common/audit/audit-scope.ts): its entry is appended in the transaction that commits its change
+ * (AuditTransactionSubscriber), with the status the route answers on success. A write that commits
+ * no transaction (a refusal, a no-op) is recorded before its answer goes out, and so is a failure
+ * after a change committed (a second entry, with the status answered); such an append that fails
+ * falls back to the retried in-memory queue and is logged. A read's entry is queued
+ * (AuditService.recordRead). The cached balances fast path records its own reads
+ * (REPRODUCED_ON_FAST_PATH).
  */
 @Injectable()
 export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
@@ -53,15 +59,55 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
     if (!route) return next.handle();
     const success = (this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ??
       (request.method === 'POST' ? 201 : 200)) as number;
-    return next.handle().pipe(
-      mergeMap((result) => from(this.record(route, request, user, success, result).then(() => result))),
+    if (route.kind === 'read')
+      return next.handle().pipe(
+        mergeMap((result) => from(this.record(route, request, user, success, result).then(() => result))),
+        catchError((error: unknown) => {
+          if (error instanceof ReplayedResponse) return throwError(() => error);
+          return from(this.record(route, request, user, statusOf(error), undefined)).pipe(
+            mergeMap(() => throwError(() => error)),
+          );
+        }),
+      );
+    const scope: AuditScope = {
+      open: true,
+      appended: false,
+      appending: null,
+      subject: {},
+      appendIn: (manager) => this.appendWrite(route, request, user, success, scope, manager),
+    };
+    const handled = new Observable<unknown>((subscriber) =>
+      runInAuditScope(scope, () => next.handle().subscribe(subscriber)),
+    );
+    return handled.pipe(
+      mergeMap((result) => {
+        scope.open = false;
+        if (scope.appended) return [result];
+        return from(this.record(route, request, user, success, result, scope).then(() => result));
+      }),
       catchError((error: unknown) => {
+        scope.open = false;
         if (error instanceof ReplayedResponse) return throwError(() => error);
-        return from(this.record(route, request, user, statusOf(error), undefined)).pipe(
+        return from(this.record(route, request, user, statusOf(error), undefined, scope)).pipe(
           mergeMap(() => throwError(() => error)),
         );
       }),
     );
+  }
+
+  /** The write's entry in the transaction of its change; false when its target is not known yet. */
+  private async appendWrite(
+    route: AuditedRoute,
+    request: ServiceRequest,
+    user: AuthenticatedClient,
+    status: number,
+    scope: AuditScope,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    const draft = this.writeDraft(route, request, user, status, undefined, scope);
+    if (route.target && 'result' in route.target && !draft.target) return false;
+    await this.audit.append(draft, manager);
+    return true;
   }
 
   private async record(
@@ -70,15 +116,16 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
     user: AuthenticatedClient,
     status: number,
     result: unknown,
+    scope?: AuditScope,
   ): Promise<void> {
-    const actorKind = user.scopes.includes('admin') ? 'admin' : 'client';
-    const accountId = targetOf(route, request, result);
-    const details: Record<string, unknown> = { method: request.method, route: routePath(request) };
-    for (const name of route.query ?? []) {
-      const value = request.query[name];
-      if (typeof value === 'string') details[name] = value;
-    }
     if (route.kind === 'read') {
+      const actorKind = user.scopes.includes('admin') ? 'admin' : 'client';
+      const accountId = targetOf(route, request, result);
+      const details: Record<string, unknown> = { method: request.method, route: routePath(request) };
+      for (const name of route.query ?? []) {
+        const value = request.query[name];
+        if (typeof value === 'string') details[name] = value;
+      }
       this.audit.recordRead({
         tenantId: user.tenantId,
         actorKind,
@@ -91,25 +138,7 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
       });
       return;
     }
-    // An admin acting on a tenant's data: the entry belongs to that tenant when the answer names it.
-    const resultTenant = field(result, 'tenantId');
-    if (actorKind === 'admin') {
-      details.actorTenantId = user.tenantId;
-      const slug =
-        field(result, 'tenant') ??
-        request.query?.tenant ??
-        (request.body as { tenant?: unknown } | undefined)?.tenant;
-      if (typeof slug === 'string' && /^[a-z0-9-]{1,63}$/.test(slug)) details.tenant = slug;
-    }
-    const draft: AuditDraft = {
-      tenantId: resultTenant && UUID.test(resultTenant) ? resultTenant.toLowerCase() : user.tenantId,
-      actor: { kind: actorKind, id: user.clientId },
-      action: route.action,
-      target: accountId ? { kind: 'account', id: accountId } : null,
-      requestId: requestIdOf(request),
-      status,
-      details,
-    };
+    const draft = this.writeDraft(route, request, user, status, result, scope);
     try {
       await this.audit.append(draft);
     } catch (error) {
@@ -119,6 +148,52 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
       );
       this.audit.enqueue(draft);
     }
+  }
+
+  /**
+   * A write's entry. The answer (`result`) names the account linked and an admin's tenant; in the
+   * change's transaction there is no answer yet, and the services note them instead (`subject`).
+   */
+  private writeDraft(
+    route: AuditedRoute,
+    request: ServiceRequest,
+    user: AuthenticatedClient,
+    status: number,
+    result: unknown,
+    scope: AuditScope | undefined,
+  ): AuditDraft {
+    const subject = scope?.subject ?? {};
+    const actorKind = user.scopes.includes('admin') ? 'admin' : 'client';
+    const fromResult = route.target && 'result' in route.target;
+    const accountId =
+      fromResult && result === undefined && subject.accountId
+        ? subject.accountId.toLowerCase()
+        : targetOf(route, request, result);
+    const details: Record<string, unknown> = { method: request.method, route: routePath(request) };
+    for (const name of route.query ?? []) {
+      const value = request.query[name];
+      if (typeof value === 'string') details[name] = value;
+    }
+    // An admin acting on a tenant's data: the entry belongs to that tenant when the answer names it.
+    const resultTenant = field(result, 'tenantId') ?? subject.tenantId;
+    if (actorKind === 'admin') {
+      details.actorTenantId = user.tenantId;
+      const slug =
+        field(result, 'tenant') ??
+        subject.tenantSlug ??
+        request.query?.tenant ??
+        (request.body as { tenant?: unknown } | undefined)?.tenant;
+      if (typeof slug === 'string' && /^[a-z0-9-]{1,63}$/.test(slug)) details.tenant = slug;
+    }
+    return {
+      tenantId: resultTenant && UUID.test(resultTenant) ? resultTenant.toLowerCase() : user.tenantId,
+      actor: { kind: actorKind, id: user.clientId },
+      action: route.action,
+      target: accountId ? { kind: 'account', id: accountId } : null,
+      requestId: requestIdOf(request),
+      status,
+      details,
+    };
   }
 }
 

@@ -5,6 +5,7 @@ import { AuditController } from './audit.controller.js';
 import { AuditInterceptor } from './audit.interceptor.js';
 import { AuditScheduler } from './audit.scheduler.js';
 import { AuditService } from './audit.service.js';
+import { AuditTransactionSubscriber } from './audit-transaction.subscriber.js';
 
 /**
  * The audit trail (issue 18 item 4, docs/audit.md).
@@ -21,6 +22,7 @@ import { AuditService } from './audit.service.js';
   providers: [
     AuditService,
     AuditScheduler,
+    AuditTransactionSubscriber,
     { provide: READ_AUDIT, useExisting: AuditService },
     { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
   ],

@@ -2,6 +2,7 @@ import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestro
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { markBookkeepingTransaction } from '../../common/audit/audit-scope.js';
 import { Clock } from '../../common/clock/clock.js';
 import type { AuditedRead, ReadAuditPort } from '../../common/ports/read-audit.port.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -102,7 +103,10 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
     const list = Array.isArray(drafts) ? (drafts as readonly AuditDraft[]) : [drafts as AuditDraft];
     if (list.length === 0) return [];
     if (manager) return this.appendIn(manager, list);
-    return this.dataSource.transaction((inner) => this.appendIn(inner, list));
+    return this.dataSource.transaction((inner) => {
+      markBookkeepingTransaction(inner); // never the carrier of a request's own entry
+      return this.appendIn(inner, list);
+    });
   }
 
   /** A read of account data (interceptor and cached-balances fast path): appended within AUDIT_READ_FLUSH_MS. */

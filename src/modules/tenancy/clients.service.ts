@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import argon2 from 'argon2';
+import { noteAuditSubject } from '../../common/audit/audit-scope.js';
 import { AppConfig } from '../../config/app-config.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import { TenancyRepository } from './tenancy.repository.js';
@@ -149,6 +150,7 @@ export class ClientsService {
     if (!CLIENT_ID_PATTERN.test(id))
       throw DomainError.validation('clientId', 'clientId must be 3-128 characters of A-Z a-z 0-9 . _ -');
     const clientSecret = randomBytes(32).toString('base64url');
+    noteAuditSubject({ tenantId: tenant.id, tenantSlug: tenant.slug });
     const inserted = await this.repository.insertClientIfAbsent({
       id: randomUUID(),
       tenantId: tenant.id,
@@ -180,6 +182,7 @@ export class ClientsService {
 
   async rotateSecret(clientId: string, options: ClientLookup = {}): Promise<IssuedSecret> {
     const client = await this.findInScope(clientId, options);
+    noteAuditSubject({ tenantId: client.tenantId, tenantSlug: client.tenant.slug });
     const clientSecret = randomBytes(32).toString('base64url');
     await this.repository.rotateClientSecret(clientId, await this.hashSecret(clientSecret), new Date());
     // This instance refuses the old tokens at once; others within CLIENT_STATE_CACHE_MS.
@@ -203,6 +206,7 @@ export class ClientsService {
         ErrorCode.Conflict,
         `Client "${clientId}" is the client this request is authenticated with; disable it with another admin client or the CLI.`,
       );
+    noteAuditSubject({ tenantId: client.tenantId, tenantSlug: client.tenant.slug });
     const updated = await this.repository.updateClient(clientId, { disabled });
     if (!updated) throw DomainError.notFound(`Client "${clientId}"`);
     this.activeCache.delete(clientId);

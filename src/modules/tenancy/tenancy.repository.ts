@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { inAuditedTransaction } from '../../common/audit/audit-scope.js';
 import { ApiClientEntity } from './entities/api-client.entity.js';
 import { TenantEntity } from './entities/tenant.entity.js';
 
@@ -27,10 +28,17 @@ export class TenancyRepository {
     return this.tenants.find({ order: { slug: 'ASC' } });
   }
 
+  /** In a transaction when the request is an audited write, so its audit entry commits with it. */
+  private write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return inAuditedTransaction(this.tenants.manager.connection, work);
+  }
+
   async insertTenantIfAbsent(
     tenant: Pick<TenantEntity, 'id' | 'slug' | 'name' | 'isSandbox'> & Partial<Pick<TenantEntity, 'kind'>>,
   ): Promise<void> {
-    await this.tenants.createQueryBuilder().insert().values(tenant).orIgnore().execute();
+    await this.write((manager) =>
+      manager.getRepository(TenantEntity).createQueryBuilder().insert().values(tenant).orIgnore().execute(),
+    );
   }
 
   findClientForAuthentication(
@@ -53,23 +61,30 @@ export class TenancyRepository {
   async insertClientIfAbsent(
     client: Pick<ApiClientEntity, 'id' | 'tenantId' | 'clientId' | 'secretHash' | 'scopes'>,
   ): Promise<boolean> {
-    await this.clients
-      .createQueryBuilder()
-      .insert()
-      .values({ ...client, disabled: false })
-      .orIgnore()
-      .execute();
-    // TypeORM reports the identifiers it was given whether or not ON CONFLICT skipped the row,
-    // so whether this insert won is read back: the row under this clientId has our id or not.
-    const stored = await this.clients.findOne({ where: { clientId: client.clientId }, select: { id: true } });
-    return stored?.id === client.id;
+    return this.write(async (manager) => {
+      const clients = manager.getRepository(ApiClientEntity);
+      await clients
+        .createQueryBuilder()
+        .insert()
+        .values({ ...client, disabled: false })
+        .orIgnore()
+        .execute();
+      // TypeORM reports the identifiers it was given whether or not ON CONFLICT skipped the row,
+      // so whether this insert won is read back: the row under this clientId has our id or not.
+      const stored = await clients.findOne({ where: { clientId: client.clientId }, select: { id: true } });
+      return stored?.id === client.id;
+    });
   }
 
   /** New secret hash and the next secret generation, in one statement (two rotations never share one). */
   async rotateClientSecret(clientId: string, secretHash: string, rotatedAt: Date): Promise<boolean> {
-    const result = await this.clients.update(
-      { clientId },
-      { secretHash, secretRotatedAt: rotatedAt, secretGeneration: () => '"secret_generation" + 1' },
+    const result = await this.write((manager) =>
+      manager
+        .getRepository(ApiClientEntity)
+        .update(
+          { clientId },
+          { secretHash, secretRotatedAt: rotatedAt, secretGeneration: () => '"secret_generation" + 1' },
+        ),
     );
     return (result.affected ?? 0) > 0;
   }
@@ -83,7 +98,9 @@ export class TenancyRepository {
       >
     >,
   ): Promise<boolean> {
-    const result = await this.clients.update({ clientId }, changes);
+    const result = await this.write((manager) =>
+      manager.getRepository(ApiClientEntity).update({ clientId }, changes),
+    );
     return (result.affected ?? 0) > 0;
   }
 }

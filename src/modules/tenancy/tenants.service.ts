@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { noteAuditSubject } from '../../common/audit/audit-scope.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import { TenancyRepository } from './tenancy.repository.js';
 import type { TenantEntity, TenantKind } from './entities/tenant.entity.js';
@@ -30,6 +31,7 @@ export class TenantsService {
     // Two creations racing past the check above: the unique slug lets one insert, the other sees
     // the row it did not write (a different id) and answers the same conflict.
     const id = randomUUID();
+    noteAuditSubject({ tenantId: id, tenantSlug: slug }); // the entry belongs to the new tenant
     await this.repository.insertTenantIfAbsent({ id, slug, name, isSandbox: false, kind });
     const stored = (await this.repository.findTenantBySlug(slug))!;
     if (stored.id !== id) throw tenantExists(slug);
