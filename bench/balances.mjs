@@ -26,10 +26,10 @@ const SCHEMA = 'bench_balances';
 
 const { createApp } = await import('../dist/src/app.factory.js');
 const { loadConfig } = await import('../dist/src/config/app-config.js');
-const { ConnectorRegistry } = await import('../dist/src/modules/accounts/connectors/connector.registry.js');
-const { AccountsService } = await import('../dist/src/modules/accounts/accounts.service.js');
-const { RefreshService } = await import('../dist/src/modules/accounts/sync/refresh.service.js');
-const { LedgerService } = await import('../dist/src/modules/accounts/ledger/ledger.service.js');
+const { ConnectorRegistry } = await import('../dist/src/modules/sources/index.js');
+const { AccountsService } = await import('../dist/src/modules/accounts/index.js');
+const { RefreshService } = await import('../dist/src/modules/sources/index.js');
+const { LedgerService } = await import('../dist/src/modules/ledger/index.js');
 const { computeCostBasis, summarizeByAccountAndSymbol } =
   await import('../dist/src/domain/cost-basis/index.js');
 const { SeededRandom } = await import('../dist/src/domain/random/seeded-random.js');

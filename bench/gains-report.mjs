@@ -37,7 +37,7 @@ const SCHEMA = `bench_gains_${randomBytes(4).toString('hex')}`;
 
 const { createApp } = await import('../dist/src/app.factory.js');
 const { loadConfig } = await import('../dist/src/config/app-config.js');
-const { LedgerService } = await import('../dist/src/modules/accounts/ledger/ledger.service.js');
+const { LedgerService } = await import('../dist/src/modules/ledger/index.js');
 const { computeCostBasis } = await import('../dist/src/domain/cost-basis/index.js');
 const { SeededRandom } = await import('../dist/src/domain/random/seeded-random.js');
 const { sandboxTenantId } = await import('../dist/src/modules/sandbox/sandbox-ids.js');
