@@ -92,8 +92,9 @@ export function createPGliteDriverModule(
       super();
       if (lockDirectory) lockDataDirectory(lockDirectory);
       if (dataDir) mkdirSync(dataDir, { recursive: true });
-      // A directory without a cluster yet starts from the build's template (pglite-template.ts).
-      const template = dataDir && !options.loadDataDir ? templateFor(dataDir) : undefined;
+      // A directory without a cluster yet, or a database in memory, starts from the build's
+      // template (pglite-template.ts).
+      const template = options.loadDataDir ? undefined : templateFor(dataDir);
       this.db = new PGlite(dataDir, template ? { ...options, loadDataDir: template } : options);
       this.client = new PGliteClient(this.db);
     }

@@ -1,61 +1,23 @@
 /**
  * `npm run build`'s postbuild step: makes the embedded database template for this build's
- * migrations (pglite-template.ts) unless it exists already, and removes templates of other
- * migrations. About 4 s when the migrations changed; a hash of a few files otherwise.
- * Prints one line, on stderr (`npm run cli` builds first, and its stdout is the CLI's output). Never fails the build: without a template the service starts as before.
+ * migrations (pglite-template.ts, pglite-template-maker.ts) unless it exists already, and removes
+ * templates of other migrations. About 4 s when the migrations changed; a hash of a few files
+ * otherwise. Prints one line, on stderr (`npm run cli` builds first, and its stdout is the CLI's
+ * output). Never fails the build: without a template the service starts as before.
  */
-import 'reflect-metadata';
-import { PGlite } from '@electric-sql/pglite';
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from './data-source-options.js';
-import { TEMPLATE_DIRECTORY, templateFileName } from './pglite-template.js';
+import { ensurePGliteTemplate } from './pglite-template-maker.js';
 
-async function main(): Promise<void> {
-  const name = templateFileName();
-  const target = join(TEMPLATE_DIRECTORY, name);
-  mkdirSync(TEMPLATE_DIRECTORY, { recursive: true });
-  const existing = readdirSync(TEMPLATE_DIRECTORY);
-  if (existing.includes(name)) {
-    console.error(`Embedded database template up to date (${name}).`);
-    return;
-  }
-  const startedAt = Date.now();
-  const scratch = mkdtempSync(join(tmpdir(), 'cass-template-'));
-  try {
-    const dataSource = new DataSource(
-      buildDataSourceOptions({
-        DATABASE_URL: undefined,
-        DATABASE_SCHEMA: undefined,
-        DATA_DIR: scratch,
-        DATABASE_POOL_SIZE: 1,
-        DATABASE_TIMEOUT_MS: 60_000,
-      }),
-    );
-    await dataSource.initialize();
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
-    await dataSource.destroy();
-    const db = await PGlite.create(join(scratch, 'pglite'));
-    const dump = await db.dumpDataDir('gzip');
-    await db.close();
-    const partial = `${target}.${process.pid}.partial`;
-    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-    renameSync(partial, target); // complete or absent, never half-written
-    for (const other of existing.filter((file) => file.startsWith('pglite-') && file !== name))
-      rmSync(join(TEMPLATE_DIRECTORY, other), { force: true });
+ensurePGliteTemplate()
+  .then(({ name, made }) =>
     console.error(
-      `Embedded database template made in ${Date.now() - startedAt} ms: ${applied.length} migrations (${name}).`,
+      made
+        ? `Embedded database template made in ${made.ms} ms: ${made.migrations} migrations (${name}).`
+        : `Embedded database template up to date (${name}).`,
+    ),
+  )
+  .catch((error: unknown) => {
+    // A build without a template still works (the database is created at first start, as before).
+    console.warn(
+      `Embedded database template not made: ${error instanceof Error ? error.message : String(error)}`,
     );
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
-main().catch((error: unknown) => {
-  // A build without a template still works (the database is created at first start, as before).
-  console.warn(
-    `Embedded database template not made: ${error instanceof Error ? error.message : String(error)}`,
-  );
-});
+  });

@@ -5,8 +5,9 @@
  * first start: 3.0 of 6.0 s to ready on a quiet machine, the service's own seeding 1.8 s. The
  * build (`npm run build`, its `postbuild` step: pglite-template-cli.ts) makes the template once per
  * set of migrations and PGlite version: a fresh cluster with every migration applied, dumped with
- * PGlite's `dumpDataDir`. A data directory that holds no cluster yet is then unpacked from it
- * (~0.7 s) and the start finds no migration pending.
+ * PGlite's `dumpDataDir`. A data directory that holds no cluster yet, and an in-memory database,
+ * is then unpacked from it (~0.5–0.7 s) and the start finds no migration pending. The test suite
+ * makes one for the source tree's migrations (`pglite-template/`, test/support/test-app.ts).
  *
  * The template holds the schema and the migrations' own rows only: no signing keys, secrets,
  * tenants or sandbox data (those are made at start-up, per data directory, as before). Its name
@@ -49,18 +50,24 @@ export function holdsCluster(dataDir: string): boolean {
 }
 
 /**
- * The template to unpack into `dataDir`, when `dataDir` holds no cluster yet and a template for
- * these migrations exists; otherwise undefined (PGlite creates or opens the cluster itself).
+ * The template to start a new database from: for a data directory that holds no cluster yet, or
+ * for an in-memory database (`dataDir` undefined), when a template for these migrations exists;
+ * otherwise undefined (PGlite creates or opens the cluster itself).
  */
-export function templateFor(dataDir: string): Blob | undefined {
-  if (holdsCluster(dataDir)) return undefined;
+export function templateFor(dataDir: string | undefined): Blob | undefined {
+  if (dataDir !== undefined && holdsCluster(dataDir)) return undefined;
   try {
     const path = templatePath();
-    return existsSync(path) ? new Blob([readFileSync(path)]) : undefined;
+    if (!existsSync(path)) return undefined;
+    // In-memory databases (tests) start often: the file is read once per process.
+    if (cached?.path !== path) cached = { path, blob: new Blob([readFileSync(path)]) };
+    return cached.blob;
   } catch {
     return undefined; // no migrations directory to hash (an unusual install): create as before
   }
 }
+
+let cached: { path: string; blob: Blob } | undefined;
 
 function pgliteVersion(): string {
   // The package does not export its package.json: find it above its resolved entry point.

@@ -13,7 +13,7 @@ import { MARKET_PRICES, type MarketPricesPort } from '../../src/common/ports/mar
 import { ConfigModule } from '../../src/config/config.module.js';
 import { DatabaseModule } from '../../src/database/database.module.js';
 import { SandboxSeedRegistry } from '../../src/modules/sandbox/sandbox-seed.registry.js';
-import { createTestSchema, testConfig, usingPostgres } from './test-app.js';
+import { createTestSchema, prepareEmbeddedDatabase, testConfig, usingPostgres } from './test-app.js';
 
 /** Modules register sandbox seed steps; a service test runs none of them. */
 @Global()
@@ -35,6 +35,7 @@ export async function startServiceModule(options: {
   env?: Record<string, string>;
 }): Promise<ServiceModule> {
   const schema = usingPostgres() ? await createTestSchema() : undefined;
+  await prepareEmbeddedDatabase();
   const module = await Test.createTestingModule({
     imports: [
       ConfigModule.forRoot(testConfig({ SANDBOX: 'false', ...options.env }, schema?.schema)),
