@@ -1,7 +1,8 @@
 /**
  * Accounts (design §5): linked accounts, their identity and lifecycle. Account lookups by id,
  * collection and identity, the partner account endpoints under /v1/api (collection, identity,
- * list) and the admin API under /admin/accounts (link, list, refresh, CSV import, delete), and the
+ * list, link, reconnect, unlink) and the services behind the admin API's /admin/accounts (whose
+ * controller is the admin module's), and the
  * sandbox's account fixtures; the cost-basis method elections `/taip/cost-basis-method` (issue 19:
  * the table is the ledger's, written through the refresh engine with the balances it changes) and
  * the lot selections `/taip/lot-selections` (issue 19 item 2, the same way).
@@ -23,18 +24,12 @@ import { CostBasisMethodService } from './cost-basis/cost-basis-method.service.j
 import { LotSelectionsController } from './lot-selections/lot-selections.controller.js';
 import { LotSelectionsService } from './lot-selections/lot-selections.service.js';
 import { LedgerModule } from '../ledger/index.js';
-import { AdminAccountsController } from './admin/admin-accounts.controller.js';
 import { AccountsRepository } from './repositories/accounts.repository.js';
 import { SandboxAccountsSeed } from './sandbox-accounts.seed.js';
 
 @Module({
   imports: [TenancyModule, SourcesModule, LedgerModule],
-  controllers: [
-    AccountsController,
-    AdminAccountsController,
-    CostBasisMethodController,
-    LotSelectionsController,
-  ],
+  controllers: [AccountsController, CostBasisMethodController, LotSelectionsController],
   providers: [
     AccountsRepository,
     CursorCodec,

@@ -21,4 +21,8 @@ export {
 } from './entities/account.entity.js';
 export { toAdminAccount, toReview, toState } from './accounts.mapper.js';
 export { reviewProperty, AccountReviewDto, AccountStateDto } from './dto/account-responses.dto.js';
-export { AdminAccountDto } from './dto/admin-accounts.dto.js';
+export { AdminAccountDto, CredentialsShape } from './dto/admin-accounts.dto.js';
+// For the admin API's account endpoints (admin/accounts): the request shapes the partner API shares.
+export { AdminAccountsQueryDto } from './dto/account-queries.dto.js';
+export { ReconnectCredentialsDto } from './dto/link-account.dto.js';
+export { declareSourceOptions, sourceFieldDescription, sourceOptionsOf } from './dto/source-options.js';

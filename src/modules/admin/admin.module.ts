@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MarketModule } from '../market/market.module.js';
 import { TenancyModule } from '../tenancy/tenancy.module.js';
+import { AdminAccountsController } from './accounts/admin-accounts.controller.js';
 import { AdminMarketController } from './admin-market.controller.js';
 import { AdminMarketService } from './admin-market.service.js';
 import { AdminClientsController, AdminTenantsController } from './admin-tenancy.controller.js';
@@ -9,13 +10,20 @@ import { SupportController } from './support/support.controller.js';
 import { SupportReadsService } from './support/support-reads.service.js';
 
 /**
- * The admin API beyond accounts (design §1, issue 17 item 4): tenants and API clients, the market
- * refresh trigger and support reads of any tenant's account data. Holds no data of its own: it
- * calls the services the CLI and the scheduler use (tenancy, market, accounts).
+ * The admin API (design §1, issue 17 item 4): accounts of any tenant (link, list, refresh, import,
+ * reconnect, delete), tenants and API clients, the market refresh trigger and support reads of any
+ * tenant's account data. Holds no data of its own: it calls the services the CLI and the
+ * scheduler use (accounts through its face, tenancy, market).
  */
 @Module({
   imports: [TenancyModule, MarketModule, AccountsModule, LedgerApiModule],
-  controllers: [AdminTenantsController, AdminClientsController, AdminMarketController, SupportController],
+  controllers: [
+    AdminAccountsController,
+    AdminTenantsController,
+    AdminClientsController,
+    AdminMarketController,
+    SupportController,
+  ],
   providers: [AdminMarketService, SupportReadsService],
 })
 export class AdminModule {}

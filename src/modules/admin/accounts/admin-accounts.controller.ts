@@ -20,11 +20,15 @@ import type { Request } from 'express';
 import { Scopes } from '../../../common/decorators/auth.decorators.js';
 import { UuidParam } from '../../../common/validation/validation.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { toAdminAccount } from '../accounts.mapper.js';
-import { AccountsService } from '../accounts.service.js';
-import { AdminAccountsQueryDto } from '../dto/account-queries.dto.js';
 import {
+  AccountsService,
   AdminAccountDto,
+  AdminAccountsQueryDto,
+  ReconnectCredentialsDto,
+  sourceOptionsOf,
+  toAdminAccount,
+} from '../../accounts/index.js';
+import {
   AdminAccountListDto,
   AdminImportQueryDto,
   AdminTenantQueryDto,
@@ -32,9 +36,7 @@ import {
   IMPORT_FORMAT_DESCRIPTION,
   ImportResultDto,
   RefreshResultDto,
-} from '../dto/admin-accounts.dto.js';
-import { ReconnectCredentialsDto } from '../dto/link-account.dto.js';
-import { sourceOptionsOf } from '../dto/source-options.js';
+} from './admin-accounts.dto.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import { IMPORT_FORMATS } from '../../sources/index.js';
 import {
@@ -43,7 +45,7 @@ import {
   readMultipartUpload,
   UPLOAD_FILE_FIELD,
   UPLOAD_FORMAT_FIELD,
-} from './read-text-body.js';
+} from '../../../common/http/read-text-body.js';
 
 /**
  * The admin API for accounts (design §1: the internal admin team, through Swagger UI). Admin

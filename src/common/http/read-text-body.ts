@@ -1,10 +1,10 @@
 import type { Request } from 'express';
 import { Readable } from 'node:stream';
 import multer from 'multer';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../errors/domain-error.js';
 
-export { CSV_BODY_LIMIT_BYTES, isMultipart, readCsvBody } from '../../../common/http/csv-body.js';
-import { CSV_BODY_LIMIT_BYTES, tooLarge } from '../../../common/http/csv-body.js';
+export { CSV_BODY_LIMIT_BYTES, isMultipart, readCsvBody } from './csv-body.js';
+import { CSV_BODY_LIMIT_BYTES, tooLarge } from './csv-body.js';
 
 /** Field names of the multipart form (docs/sources.md, "Export files"). */
 export const UPLOAD_FILE_FIELD = 'file';
