@@ -22,6 +22,8 @@ import { CostBasisMethodController } from './cost-basis/cost-basis-method.contro
 import { CostBasisMethodService } from './cost-basis/cost-basis-method.service.js';
 import { LotSelectionsController } from './lot-selections/lot-selections.controller.js';
 import { LotSelectionsService } from './lot-selections/lot-selections.service.js';
+import { SafeHarborController } from './safe-harbor/safe-harbor.controller.js';
+import { SafeHarborService } from './safe-harbor/safe-harbor.service.js';
 import { LedgerModule } from '../ledger/index.js';
 import { AdminAccountsController } from './admin/admin-accounts.controller.js';
 import { AccountsRepository } from './repositories/accounts.repository.js';
@@ -34,6 +36,7 @@ import { SandboxAccountsSeed } from './sandbox-accounts.seed.js';
     AdminAccountsController,
     CostBasisMethodController,
     LotSelectionsController,
+    SafeHarborController,
   ],
   providers: [
     AccountsRepository,
@@ -41,6 +44,7 @@ import { SandboxAccountsSeed } from './sandbox-accounts.seed.js';
     AccountsService,
     CostBasisMethodService,
     LotSelectionsService,
+    SafeHarborService,
     SandboxAccountsSeed,
   ],
   exports: [AccountsService],
