@@ -115,6 +115,15 @@ describe('safe-harbor allocation (e2e)', () => {
     expect(await gains(w.accountId, 2025)).toMatchObject({ exact: { net_gains_usd: '10000' } });
   });
 
+  it('before: b3 is not a lot of the wallet, so a selection of it for s2 is refused', async () => {
+    const res = await t.http
+      .post('/taip/lot-selections')
+      .set(bearer(partner))
+      .send({ account_id: w.accountId, transaction_id: 's2', lots: [{ lot_id: 'b3', quantity: '0.5' }] })
+      .expect(400);
+    expect(res.body.errors['lots[0].lot_id'].join(' ')).toMatch(/Lot b3 is not an open BTC lot/);
+  });
+
   it('GET proposes the allocation, against the per-account lots, with totals', async () => {
     const res = await get('/taip/safe-harbor-allocation').expect(200);
     const body = res.body;
@@ -251,6 +260,22 @@ describe('safe-harbor allocation (e2e)', () => {
       ['b2', '1', '60000'],
       ['b3', '1', THIRDS_A],
     ]);
+
+    // A's balances carry the allocated basis: 20,000 + 60,000 + 50,006.666…667 = 130,006.67.
+    const aRows = (await balances(a.accountId)).balances as {
+      symbol: string;
+      balance: string;
+      costBasis: string;
+    }[];
+    expect(aRows.find((r) => r.symbol === 'BTC')).toMatchObject({ costBasis: '130006.67' });
+
+    // Lot selections are checked against the allocated lots: b3 is now the wallet's lot.
+    await t.http
+      .post('/taip/lot-selections')
+      .set(bearer(partner))
+      .send({ account_id: w.accountId, transaction_id: 's2', lots: [{ lot_id: 'b3', quantity: '0.5' }] })
+      .expect(201);
+    expect(await balances(w.accountId)).toMatchObject({ realizedGainLoss: '19996.67' });
 
     // GET now shows the confirmed one, applied.
     const view = await get('/taip/safe-harbor-allocation?universal_method=hifo').expect(200);
