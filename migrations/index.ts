@@ -13,6 +13,7 @@ import { AccountReviewAndBackoff1795700000000 } from './1795700000000-AccountRev
 import { WebhooksAndOutbox1796000000000 } from './1796000000000-WebhooksAndOutbox.js';
 import { CostBasisElections1796200000000 } from './1796200000000-CostBasisElections.js';
 import { LotSelections1796300000000 } from './1796300000000-LotSelections.js';
+import { SafeHarborAllocation1796500000000 } from './1796500000000-SafeHarborAllocation.js';
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InitialTenancy1795261121274,
   MarketData1795262110787,
@@ -27,4 +28,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   WebhooksAndOutbox1796000000000,
   CostBasisElections1796200000000,
   LotSelections1796300000000,
+  SafeHarborAllocation1796500000000,
 ];

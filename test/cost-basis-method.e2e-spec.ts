@@ -260,4 +260,29 @@ describe('cost-basis method elections (e2e)', () => {
       ['b4', '1', '30000'],
     ]);
   });
+
+  it('the standing orders lowest_basis (lofo) and long_term_first_highest_basis (ltfo) are methods', async () => {
+    // 2025's s1 (1.5 at 60,000 − 30 = 89,970). LOFO: b1 (40,010 a unit) then ½ b3 (45,000 a unit):
+    // 59,980 − 40,010 + 29,990 − 22,500 = 27,460. LTFO: no lot is long-term on 2025-06-01, so
+    // highest basis first: 1.5 of b2 (50,010 a unit), 89,970 − 75,015 = 14,955.
+    expect(await gains('tax_year=2025&method=lofo')).toMatchObject({
+      method: 'lofo',
+      method_source: 'query',
+      exact: { net_gains_usd: '27460' },
+    });
+    expect(await gains('tax_year=2025&method=ltfo')).toMatchObject({
+      method: 'ltfo',
+      exact: { net_gains_usd: '14955' },
+    });
+    const res = await elect({
+      method: 'ltfo',
+      effective_from: '2026-12-01',
+      account_id: account.accountId,
+    }).expect(201);
+    expect(res.body).toMatchObject({ method: 'ltfo', effective_from: '2026-12-01' });
+    const view = await get(`/taip/cost-basis-method?account_id=${account.accountId}`).expect(200);
+    expect(view.body.account_elections.map((e: { method: string }) => e.method)).toContain('ltfo');
+    const bad = await elect({ method: 'highest_basis', effective_from: '2026-12-01' }).expect(400);
+    expect(bad.body.errors.method.join(' ')).toMatch(/fifo, hifo, lifo, lofo, ltfo/);
+  });
 });

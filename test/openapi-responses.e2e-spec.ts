@@ -15,6 +15,8 @@ import type { Response, Test } from 'supertest';
 import { computeCostBasis } from '../src/domain/cost-basis/index.js';
 import { LedgerService } from '../src/modules/ledger/index.js';
 import { sandboxId, sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
+import { ClientsService } from '../src/modules/tenancy/clients.service.js';
+import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
 import {
   ConnectorRegistry,
   SourceAuthorizationError,
@@ -688,6 +690,28 @@ describe('OpenAPI document against live responses (e2e)', () => {
     const selectionId = (created.body as { id: string }).id;
     await call(unselecting, t.http.delete(`/taip/lot-selections/${selectionId}`).set(bearer(partner)));
     await call(unselecting, t.http.delete(`/taip/lot-selections/${selectionId}`).set(bearer(partner)));
+    // The safe-harbor allocation (issue 19 item 6): proposed on the sandbox tenant (nothing stored);
+    // confirmed on a tenant of its own, so the sandbox figures the later cases read do not move.
+    const allocation = 'GET /taip/safe-harbor-allocation';
+    await call(allocation, t.http.get('/taip/safe-harbor-allocation').set(bearer(partner)));
+    await call(
+      allocation,
+      t.http.get('/taip/safe-harbor-allocation?universal_method=x').set(bearer(partner)),
+    );
+    await call(
+      allocation,
+      t.http.get(`/taip/safe-harbor-allocation?account_id=${NOBODY}`).set(bearer(partner)),
+    );
+    await t.app.get(TenantsService).createTenant('openapi-safe-harbor', 'Safe-harbor confirmation');
+    const shClient = await t.app.get(ClientsService).createClient('openapi-safe-harbor', ['partner']);
+    const shPartner = await t.token(shClient.clientId, shClient.clientSecret);
+    const confirming = 'POST /taip/safe-harbor-allocation';
+    await call(confirming, t.http.post('/taip/safe-harbor-allocation').set(bearer(shPartner)).send({}));
+    await call(confirming, t.http.post('/taip/safe-harbor-allocation').set(bearer(shPartner)).send({}));
+    await call(
+      confirming,
+      t.http.post('/taip/safe-harbor-allocation').set(bearer(shPartner)).send({ universal_method: 'x' }),
+    );
     const harvesting = 'GET /taip/harvesting-candidates';
     await call(harvesting, t.http.get('/taip/harvesting-candidates?wash_sale=assume').set(bearer(partner)));
     await call(harvesting, t.http.get('/taip/harvesting-candidates?min_loss=-1').set(bearer(partner)));
@@ -929,7 +953,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
     // + the 9 webhook operations of /v1/api/webhooks (issue 18)
     // + the audit trail's query, export and verify and the report snapshots' create, list and read (issue 18)
     // + GET and POST /taip/cost-basis-method (issue 19)
-    // + POST, GET and DELETE /taip/lot-selections (issue 19 item 2).
-    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3);
+    // + POST, GET and DELETE /taip/lot-selections (issue 19 item 2)
+    // + GET and POST /taip/safe-harbor-allocation (issue 19 item 6).
+    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3 + 2);
   });
 });

@@ -28,10 +28,12 @@ const START = new Date('2026-03-15T12:00:00.000Z');
 
 describe('gains report agrees with balances on every sandbox account (e2e)', () => {
   let t: TestApp;
+  let clock: ManualClock;
   const tokens: Record<'sandbox' | 'sandbox-b', string> = { sandbox: '', 'sandbox-b': '' };
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(START) });
+    clock = new ManualClock(START);
+    t = await startTestApp({}, { clock });
     tokens.sandbox = await t.token();
     tokens['sandbox-b'] = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
   });
@@ -91,6 +93,7 @@ describe('gains report agrees with balances on every sandbox account (e2e)', () 
     const token = await t.token(client.clientId, client.clientSecret);
     const tenant = 'invariant-elections';
     const a = await createAccount(t, admin, { tenant, identity: 'invariant-elections/a' });
+    clock.advanceMs(1000); // b is linked after a: the safe-harbor allocation fills a first
     const b = await createAccount(t, admin, { tenant, identity: 'invariant-elections/b' });
     // Today (2026-03-15) is the first day the elections can take effect: the sales of today use them.
     const today = (hour: number) => `2026-03-15T0${hour}:00:00Z`;
@@ -103,6 +106,14 @@ describe('gains report agrees with balances on every sandbox account (e2e)', () 
         feeUsd: '5',
       }),
       sourceTx({ transactionId: 'a2', at: '2024-09-01T00:00:00Z', amount: '2', priceUsd: '60000' }),
+      // Per account (FIFO) this takes ½ a1; over the universal pool by LOFO, b0 then a1 (below).
+      sourceTx({
+        transactionId: 'as0',
+        at: '2024-10-01T00:00:00Z',
+        direction: 'sell',
+        amount: '0.5',
+        priceUsd: '65000',
+      }),
       sourceTx({ transactionId: 'a3', at: '2025-01-05T00:00:00Z', amount: '1', priceUsd: '45000.5' }),
       sourceTx({
         transactionId: 'as1',
@@ -122,6 +133,7 @@ describe('gains report agrees with balances on every sandbox account (e2e)', () 
       sourceTx({ transactionId: 'as2', at: today(1), direction: 'sell', amount: '1.1', priceUsd: '70000' }),
     ];
     const historyB = [
+      sourceTx({ transactionId: 'b0', at: '2024-03-01T00:00:00Z', amount: '0.4', priceUsd: '20000' }),
       sourceTx({
         transactionId: 'bt1',
         at: '2025-05-01T00:10:00Z',
@@ -153,23 +165,48 @@ describe('gains report agrees with balances on every sandbox account (e2e)', () 
     await elect({ method: 'lifo', effective_from: '2026-03-15' });
     await elect({ method: 'hifo', effective_from: '2026-03-15', account_id: b.accountId });
 
-    for (const { accountId } of [a, b]) {
-      let sum = new Decimal(0);
-      for (const year of [2024, 2025, 2026]) {
-        const res = await t.http
-          .get(`/taip/gains-report?tax_year=${year}&account_id=${accountId}`)
+    const reportEqualsBalances = async () => {
+      for (const { accountId } of [a, b]) {
+        let sum = new Decimal(0);
+        for (const year of [2024, 2025, 2026]) {
+          const res = await t.http
+            .get(`/taip/gains-report?tax_year=${year}&account_id=${accountId}`)
+            .set(bearer(token))
+            .expect(200);
+          expect(res.body.method_source).toBe('elected');
+          sum = sum.plus(res.body.exact.net_gains_usd);
+        }
+        const balances = await t.http
+          .get(`/v1/api/account/${accountId}/balances`)
           .set(bearer(token))
           .expect(200);
-        expect(res.body.method_source).toBe('elected');
-        sum = sum.plus(res.body.exact.net_gains_usd);
+        const snapshot = await t.app.get(BalanceSnapshotsRepository).find(tenantId, accountId);
+        expect(sum.toFixed()).toBe(new Decimal(snapshot!.realizedGainUsd).toFixed());
+        expect(roundUsdToCents(sum.toFixed()).toFixed(2)).toBe(balances.body.result.realizedGainLoss);
       }
-      const balances = await t.http
-        .get(`/v1/api/account/${accountId}/balances`)
-        .set(bearer(token))
-        .expect(200);
-      const snapshot = await t.app.get(BalanceSnapshotsRepository).find(tenantId, accountId);
-      expect(sum.toFixed()).toBe(new Decimal(snapshot!.realizedGainUsd).toFixed());
-      expect(roundUsdToCents(sum.toFixed()).toFixed(2)).toBe(balances.body.result.realizedGainLoss);
-    }
+    };
+    await reportEqualsBalances();
+
+    // The last two standing orders and the safe-harbor allocation (issue 19 items 2 and 6): a
+    // tenant-wide LTFO election recorded later today supersedes LIFO for a; the allocation of the
+    // universal pool (LOFO before 2025) moves a2's lots between the accounts.
+    await elect({ method: 'ltfo', effective_from: '2026-03-15' });
+    const confirmed = await t.http
+      .post('/taip/safe-harbor-allocation')
+      .set(bearer(token))
+      .send({ universal_method: 'lofo' })
+      .expect(201);
+    expect(
+      confirmed.body.positions.map(
+        (p: { account_id: string; lots: { origin_transaction_id: string; quantity: string }[] }) => [
+          p.account_id,
+          p.lots.map((l) => `${l.origin_transaction_id} ${l.quantity}`),
+        ],
+      ),
+    ).toEqual([
+      [a.accountId, ['a1 0.9', 'a2 1.6']],
+      [b.accountId, ['a2 0.4']],
+    ]);
+    await reportEqualsBalances();
   });
 });

@@ -628,7 +628,7 @@ describe('tax reporting (e2e)', () => {
       ['tax_year=2008', 'tax_year', /from 2009 to 2026/],
       ['tax_year=2027', 'tax_year', /from 2009 to 2026/],
       ['tax_year=2024&account_id=not-a-uuid', 'account_id', /UUID/],
-      ['tax_year=2024&method=average', 'method', /fifo, hifo or lifo/],
+      ['tax_year=2024&method=average', 'method', /fifo, hifo, lifo, lofo, ltfo/],
       ['tax_year=2024&asset=B-T', 'asset', /ticker/],
       ['tax_year=2024&colour=red', 'colour', /should not exist/],
     ])('GET /taip/gains-report?%s → 400 naming %s', async (query, field, message) => {

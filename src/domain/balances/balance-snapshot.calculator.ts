@@ -16,6 +16,7 @@ import {
   electedMethod,
   methodForElections,
   summarizeByAccountAndSymbol,
+  type BasisTransition,
   type LotPick,
   type MethodElection,
   valuePositions,
@@ -43,6 +44,8 @@ export interface SnapshotInput {
   readonly elections?: readonly MethodElection[];
   /** The tenant's lot selections (docs/cost-basis.md, "Specific identification"), keyed by lotSelectionKey. */
   readonly selections?: ReadonlyMap<string, readonly LotPick[]>;
+  /** The tenant's confirmed safe-harbor allocation (docs/cost-basis.md, "Universal to per-wallet"). */
+  readonly transition?: BasisTransition;
 }
 
 /** Exact (the global Decimal's 20 significant digits would round sums of large positions); nulls left out. */
@@ -54,6 +57,7 @@ export function computeBalanceSnapshots(input: SnapshotInput): Snapshot[] {
     method: DEFAULT_COST_BASIS_METHOD,
     methodFor: methodForElections(elections),
     selections: input.selections,
+    transition: input.transition,
   });
   const wanted = new Set(input.accountIds);
   const valued = valuePositions(

@@ -8,6 +8,7 @@
 import { InvalidLedgerEntryError } from './cost-basis.errors.js';
 import { DIRECTIONS, isDirection } from './directions.js';
 import type {
+  BasisTransition,
   CostBasisIssue,
   CostBasisMethod,
   CostBasisOptions,
@@ -50,6 +51,7 @@ export function computeCostBasis(
     options.disposalsInYear,
     options.methodFor,
     options.selections,
+    options.transition,
   ).run();
 }
 
@@ -112,14 +114,53 @@ class CostBasisEngine {
     private readonly disposalsInYear?: number,
     private readonly methodFor?: (accountId: string, at: Date) => CostBasisMethod,
     private readonly selections?: ReadonlyMap<string, readonly LotPick[]>,
+    private readonly transition?: BasisTransition,
   ) {
     this.lotBook = new LotBook(method);
     this.transfers = matchTransfers(entriesInProcessingOrder.map((parsed) => parsed.entry));
   }
 
   run(): CostBasisResult {
-    this.entriesInProcessingOrder.forEach((parsed, index) => this.apply(parsed, index));
+    const transitionAt = this.transition?.at.getTime();
+    let transitioned = transitionAt === undefined;
+    this.entriesInProcessingOrder.forEach((parsed, index) => {
+      if (!transitioned && parsed.entry.timestamp.getTime() >= transitionAt!) {
+        this.applyTransition();
+        transitioned = true;
+      }
+      this.apply(parsed, index);
+    });
+    if (!transitioned) this.applyTransition();
     return this.result();
+  }
+
+  /**
+   * The safe-harbor transition (docs/cost-basis.md, "Universal to per-wallet"): every position the
+   * allocation names starts over from its allocated lots, if it holds exactly the allocated
+   * quantity (else the history changed since the confirmation and the position keeps its lots).
+   */
+  private applyTransition(): void {
+    const byPosition = new Map<string, { accountId: string; symbol: string; pieces: LotPiece[] }>();
+    for (const lot of this.transition?.lots ?? []) {
+      const key = lotSelectionKey(lot.accountId, lot.symbol);
+      let group = byPosition.get(key);
+      if (!group) {
+        group = { accountId: lot.accountId, symbol: lot.symbol, pieces: [] };
+        byPosition.set(key, group);
+      }
+      group.pieces.push({
+        quantity: parseScaled(lot.quantity) ?? SCALED_ZERO,
+        costBasisUsd: parseScaled(lot.costBasisUsd) ?? SCALED_ZERO,
+        acquiredAt: new Date(lot.acquiredAt.getTime()),
+        basisKnown: lot.basisKnown,
+        originTransactionId: lot.originTransactionId,
+      });
+    }
+    for (const { accountId, symbol, pieces } of byPosition.values()) {
+      const allocated = sumScaled(pieces.map((piece) => piece.quantity));
+      if (this.lotBook.quantityOf(accountId, symbol).compare(allocated) !== 0) continue;
+      this.lotBook.replacePosition(accountId, symbol, pieces);
+    }
   }
 
   private apply(parsed: ParsedEntry, index: number): void {
@@ -154,7 +195,10 @@ class CostBasisEngine {
   }
 
   private result(): CostBasisResult {
-    const lots = this.lotBook.openLots((accountId) => this.methodAt(accountId, this.lastEntryAt()));
+    const lots = this.lotBook.openLots(
+      (accountId) => this.methodAt(accountId, this.lastEntryAt()),
+      this.lastEntryAt(),
+    );
     const idOf = new Map<Lot, string>();
     const byPosition = new Map<string, Lot[]>();
     for (const lot of lots) {
@@ -219,7 +263,7 @@ class CostBasisEngine {
       }
     }
     const method = this.methodAt(entry.accountId, entry.timestamp);
-    return this.lotBook.take(entry.accountId, entry.symbol, quantity, method);
+    return this.lotBook.take(entry.accountId, entry.symbol, quantity, method, entry.timestamp);
   }
 
   private flagInvalidSelection(

@@ -18,6 +18,7 @@ import type {
 } from './cost-basis.types.js';
 import { methodForElections, type MethodElection } from './method-elections.js';
 import { summarizeByAccountAndSymbol, valuePositions } from './position-summary.js';
+import { computeSafeHarborAllocation, SAFE_HARBOR_TRANSITION_AT } from './safe-harbor.js';
 
 const d = (text: string | undefined): Decimal => new Exact(text ?? 0);
 const sum = (values: Iterable<Decimal>): Decimal => [...values].reduce((a, b) => a.plus(b), new Exact(0));
@@ -477,6 +478,134 @@ describe('cost-basis properties', () => {
     );
     // The histories do draw selections (not a vacuous pass).
     expect(selectedDisposals).toBeGreaterThan(5);
+  });
+
+  /*
+   * holdingsAsOfDate (src/domain/holdings) runs the engine with the default method: that is right
+   * because which lots a disposal takes never changes how much it takes, so the open quantity of
+   * every position is the same under every method, election and valid selection.
+   */
+  it('leaves the open quantity of every position the same under every method, election and selection', () => {
+    fc.assert(
+      fc.property(
+        history({ removals: true, unknownBasis: true }),
+        method,
+        fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 1, maxLength: 16 }),
+        (entries, m, draws) => {
+          const quantities = (options: CostBasisOptions) =>
+            totalsBy(
+              computeCostBasis(entries, options).openLots,
+              (l) => key(l.accountId, l.symbol),
+              (l) => d(l.quantity),
+            );
+          const reference = quantities({ method: 'fifo' });
+          for (const other of METHODS) expectSameTotals(quantities({ method: other }), reference);
+          expectSameTotals(quantities(m), reference);
+          expectSameTotals(
+            quantities({ ...m, selections: randomValidSelections(entries, m, draws) }),
+            reference,
+          );
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('safe harbor: each account gets exactly what it holds on 2025-01-01, and the pool’s basis is all accounted for', () => {
+    fc.assert(
+      fc.property(
+        history({ removals: true, unknownBasis: true }),
+        methodName,
+        method,
+        (entries, universal, m) => {
+          const allocation = computeSafeHarborAllocation({
+            entries,
+            universalMethod: universal,
+            methodFor: m.methodFor,
+          });
+          const before = entries.filter((e) => e.timestamp < SAFE_HARBOR_TRANSITION_AT);
+          const holdings = totalsBy(
+            computeCostBasis(before, m).openLots,
+            (l) => key(l.accountId, l.symbol),
+            (l) => d(l.quantity),
+          );
+          const lots = allocation.transition.lots;
+          for (const lot of lots) expect(d(lot.quantity).greaterThan(0)).toBe(true);
+          expectSameTotals(
+            totalsBy(
+              lots,
+              (l) => key(l.accountId, l.symbol),
+              (l) => d(l.quantity),
+            ),
+            holdings,
+          );
+          for (const asset of allocation.assets) {
+            const assetLots = lots.filter((l) => l.symbol === asset.symbol);
+            // Σ allocated basis + left-over basis = the pool's basis, exactly.
+            expect(
+              sum(assetLots.map((l) => d(l.costBasisUsd)))
+                .plus(d(asset.excessCostBasisUsd))
+                .toFixed(),
+            ).toBe(d(asset.poolCostBasisUsd).toFixed());
+            expect(d(asset.allocatedQuantity).plus(d(asset.excessQuantity)).toFixed()).toBe(
+              d(asset.poolQuantity).toFixed(),
+            );
+            expect(d(asset.allocatedQuantity).plus(d(asset.shortfallQuantity)).toFixed()).toBe(
+              d(asset.holdingsQuantity).toFixed(),
+            );
+          }
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('safe harbor applied: reports sum to the balances, quantities and pre-2025 disposals unchanged', () => {
+    fc.assert(
+      fc.property(
+        history({ removals: true, unknownBasis: true }),
+        methodName,
+        method,
+        (entries, universal, m) => {
+          const { transition } = computeSafeHarborAllocation({
+            entries,
+            universalMethod: universal,
+            methodFor: m.methodFor,
+          });
+          const options = { ...m, transition };
+          const plain = computeCostBasis(entries, m);
+          const full = computeCostBasis(entries, options);
+          const quantities = (result: CostBasisResult) =>
+            totalsBy(
+              result.openLots,
+              (l) => key(l.accountId, l.symbol),
+              (l) => d(l.quantity),
+            );
+          expectSameTotals(quantities(full), quantities(plain));
+          const pre = (result: CostBasisResult) =>
+            result.disposals.filter((x) => x.disposedAt < SAFE_HARBOR_TRANSITION_AT);
+          expect(pre(full)).toEqual(pre(plain));
+          const balances = summarizeByAccountAndSymbol(full);
+          const years = [...new Set(entries.map((e) => e.timestamp.getUTCFullYear()))];
+          const reported = years.flatMap(
+            (year) => computeCostBasis(entries, { ...options, disposalsInYear: year }).disposals,
+          );
+          expectSameTotals(
+            totalsBy(
+              reported,
+              (x) => key(x.accountId, x.symbol),
+              (x) => d(x.gainUsd),
+            ),
+            totalsBy(
+              balances,
+              (p) => key(p.accountId, p.symbol),
+              (p) => d(p.realizedGainUsd),
+            ),
+          );
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
   });
 
   it('writes out only one year’s disposals when asked, everything else unchanged', () => {

@@ -8,7 +8,12 @@
 export type Direction =
   'buy' | 'sell' | 'deposit' | 'withdrawal' | 'transfer_in' | 'transfer_out' | 'income' | 'fee';
 
-export type CostBasisMethod = 'fifo' | 'hifo' | 'lifo';
+/**
+ * The lot-selection methods (docs/cost-basis.md, "Which lots a disposal consumes"): fifo, lifo,
+ * hifo (highest basis), lofo (lowest basis) and ltfo (long-term lots at the disposal's date first,
+ * highest basis first within each term). The advisor's standing orders map onto them.
+ */
+export type CostBasisMethod = 'fifo' | 'hifo' | 'lifo' | 'lofo' | 'ltfo';
 
 export interface CostBasisOptions {
   /** The method of every lot taken, unless methodFor says otherwise. */
@@ -34,6 +39,35 @@ export interface CostBasisOptions {
    * `lot_selection_invalid` issue (never silently).
    */
   readonly selections?: ReadonlyMap<string, readonly LotPick[]>;
+  /**
+   * A confirmed universal-to-per-wallet transition (docs/cost-basis.md, "Universal to per-wallet"):
+   * just before the first entry at or after `at` (or after the last entry, when none is), each
+   * (account, asset) position it names whose open quantity equals the allocated quantity starts
+   * over from the allocated lots. A position whose quantity differs (the history changed after
+   * the confirmation) keeps its own lots. Unset: no transition.
+   */
+  readonly transition?: BasisTransition;
+}
+
+/** One lot allocated to an account by the safe-harbor transition. */
+export interface AllocatedLot {
+  readonly accountId: string;
+  readonly symbol: string;
+  /** Decimal text > 0. */
+  readonly quantity: string;
+  /** Decimal text >= 0; '0' when basisKnown is false. */
+  readonly costBasisUsd: string;
+  readonly acquiredAt: Date;
+  readonly basisKnown: boolean;
+  /** The universal lot's origin transaction (SAFE_HARBOR_SHORTFALL_ORIGIN for a shortfall lot). */
+  readonly originTransactionId: string;
+}
+
+export interface BasisTransition {
+  /** The first instant of the per-wallet books: 2025-01-01T00:00:00Z. */
+  readonly at: Date;
+  /** Grouped by position, in the order each position opens them. */
+  readonly lots: readonly AllocatedLot[];
 }
 
 /** One lot a selection consumes: its lot id (origin transaction id, `#n` for the n-th of one origin) and how much. */

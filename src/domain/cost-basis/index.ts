@@ -4,7 +4,12 @@
  * rounds to cents, or knows about HTTP, the database or the clock.
  */
 export { computeCostBasis, lotSelectionKey } from './cost-basis-engine.js';
-export { COST_BASIS_METHODS, DEFAULT_COST_BASIS_METHOD } from './cost-basis-method.js';
+export {
+  COST_BASIS_METHODS,
+  COST_BASIS_METHODS_MESSAGE,
+  DEFAULT_COST_BASIS_METHOD,
+  STANDING_ORDERS,
+} from './cost-basis-method.js';
 export {
   DIRECTIONS,
   FEE_DIRECTIONS,
@@ -31,3 +36,12 @@ export {
   type ValuedPosition,
 } from './position-summary.js';
 export { disposalsInYear, splitByTerm, type TermTotals } from './tax-year.js';
+export {
+  computeSafeHarborAllocation,
+  SAFE_HARBOR_SHORTFALL_ORIGIN,
+  SAFE_HARBOR_TRANSITION_AT,
+  type SafeHarborAllocation,
+  type SafeHarborAsset,
+  type SafeHarborInput,
+  type SafeHarborPosition,
+} from './safe-harbor.js';

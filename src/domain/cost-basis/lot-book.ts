@@ -1,5 +1,6 @@
 import type { CostBasisMethod } from './cost-basis.types.js';
 import { ALLOCATION_DECIMAL_PLACES } from './exact-decimal.js';
+import { holdingTerm } from './holding-period.js';
 import { compareByteOrder } from './processing-order.js';
 import { allocateScaledProRata, SCALED_ZERO, type ScaledDecimal } from '../money/scaled-decimal.js';
 
@@ -95,8 +96,10 @@ function takeInPlace<T extends LotPiece>(
 /**
  * FIFO: oldest acquiredAt first. LIFO: newest acquiredAt first. HIFO: known basis before
  * unknown (an unknown basis is treated as the lowest), then highest basis per unit, then
- * oldest. Remaining ties, the same for every method: the origin transactionId in byte order,
- * then arrival in the book.
+ * oldest. LOFO: known basis before unknown (an unknown basis is taken last, as in HIFO), then
+ * lowest basis per unit, then oldest. LTFO sorts as HIFO; the book takes its long-term lots
+ * (at the disposal's date) first (LotBook.take). Remaining ties, the same for every method: the
+ * origin transactionId in byte order, then arrival in the book.
  */
 export function compareLotsForMethod(method: CostBasisMethod): (a: Lot, b: Lot) => number {
   const byAge = (a: Lot, b: Lot): number =>
@@ -110,6 +113,13 @@ export function compareLotsForMethod(method: CostBasisMethod): (a: Lot, b: Lot) 
       compareByteOrder(a.originTransactionId, b.originTransactionId) ||
       a.sequence - b.sequence;
   }
+  if (method === 'lofo') {
+    return (a, b) =>
+      Number(b.basisKnown) - Number(a.basisKnown) ||
+      // a.unit − b.unit without dividing: a.basis × b.qty vs b.basis × a.qty
+      a.costBasisUsd.times(b.quantity).compare(b.costBasisUsd.times(a.quantity)) ||
+      byAge(a, b);
+  }
   return (a, b) =>
     Number(b.basisKnown) - Number(a.basisKnown) ||
     // b.unit − a.unit without dividing: b.basis × a.qty vs a.basis × b.qty
@@ -117,7 +127,19 @@ export function compareLotsForMethod(method: CostBasisMethod): (a: Lot, b: Lot) 
     byAge(a, b);
 }
 
-type Position = { accountId: string; symbol: string; lots: Lot[]; method: CostBasisMethod };
+/** The order a position is kept sorted in for a method (LTFO keeps HIFO's and partitions at take time). */
+type SortOrder = Exclude<CostBasisMethod, 'ltfo'>;
+const sortOrderOf = (method: CostBasisMethod): SortOrder => (method === 'ltfo' ? 'hifo' : method);
+
+/** The lots (in HIFO order) as LTFO takes them at `at`: long-term lots first, each part keeping its order. */
+function longTermFirst<T extends Lot>(lots: readonly T[], at: Date): T[] {
+  const long: T[] = [];
+  const short: T[] = [];
+  for (const lot of lots) (holdingTerm(lot.acquiredAt, at) === 'long' ? long : short).push(lot);
+  return long.length === 0 || short.length === 0 ? [...lots] : [...long, ...short];
+}
+
+type Position = { accountId: string; symbol: string; lots: Lot[]; method: SortOrder };
 
 /**
  * The open lots of every (account, symbol), each position kept in the consumption order of the
@@ -127,10 +149,23 @@ type Position = { accountId: string; symbol: string; lots: Lot[]; method: CostBa
 export class LotBook {
   private readonly positions: Position[] = [];
   private readonly positionsByAccount = new Map<string, Map<string, Position>>();
-  private readonly comparators = new Map<CostBasisMethod, (a: Lot, b: Lot) => number>();
+  private readonly comparators = new Map<SortOrder, (a: Lot, b: Lot) => number>();
   private nextSequence = 0;
 
   constructor(private readonly defaultMethod: CostBasisMethod) {}
+
+  /** The open quantity of one position. */
+  quantityOf(accountId: string, symbol: string): ScaledDecimal {
+    let total = SCALED_ZERO;
+    for (const lot of this.position(accountId, symbol).lots) total = total.plus(lot.quantity);
+    return total;
+  }
+
+  /** Replaces every lot of one position with `pieces` (opened in the order given). */
+  replacePosition(accountId: string, symbol: string, pieces: readonly LotPiece[]): void {
+    this.position(accountId, symbol).lots.length = 0;
+    for (const piece of pieces) this.open(accountId, symbol, piece);
+  }
 
   open(accountId: string, symbol: string, piece: LotPiece): void {
     const lot: Lot = { ...pieceFields(piece), accountId, symbol, sequence: this.nextSequence++ };
@@ -138,15 +173,26 @@ export class LotBook {
     position.lots.splice(this.insertionIndex(position, lot), 0, lot);
   }
 
-  /** Removes `quantity` from the position in `method` order; reports what no lot covered. */
+  /**
+   * Removes `quantity` from the position in `method` order (LTFO: long-term at `at` first);
+   * reports what no lot covered.
+   */
   take(
     accountId: string,
     symbol: string,
     quantity: ScaledDecimal,
     method: CostBasisMethod = this.defaultMethod,
+    at?: Date,
   ): Omit<TakeResult<Lot>, 'remaining'> {
     const position = this.position(accountId, symbol);
     this.reorder(position, method);
+    if (method === 'ltfo' && at !== undefined) {
+      const ordered = longTermFirst(position.lots, at);
+      const { taken, missingQuantity } = takeInPlace(ordered, quantity);
+      // Back to the position's (HIFO) order: two sorted runs, so the sort is linear.
+      position.lots = ordered.sort(this.comparator(position.method));
+      return { taken, missingQuantity };
+    }
     const lots = position.lots;
     const { taken, missingQuantity, splitRest } = takeInPlace(lots, quantity);
     if (splitRest) {
@@ -200,24 +246,29 @@ export class LotBook {
 
   /**
    * Positions in (accountId, symbol) byte order, lots in the consumption order of
-   * `methodOf(accountId)` (default: the book's method).
+   * `methodOf(accountId)` (default: the book's method; LTFO: long-term at `at` first).
    */
-  openLots(methodOf: (accountId: string) => CostBasisMethod = () => this.defaultMethod): Lot[] {
+  openLots(
+    methodOf: (accountId: string) => CostBasisMethod = () => this.defaultMethod,
+    at: Date = new Date(0),
+  ): Lot[] {
     return [...this.positions]
       .sort((a, b) => compareByteOrder(a.accountId, b.accountId) || compareByteOrder(a.symbol, b.symbol))
       .flatMap((position) => {
-        this.reorder(position, methodOf(position.accountId));
-        return position.lots;
+        const method = methodOf(position.accountId);
+        this.reorder(position, method);
+        return method === 'ltfo' ? longTermFirst(position.lots, at) : position.lots;
       });
   }
 
   private reorder(position: Position, method: CostBasisMethod): void {
-    if (position.method === method) return;
-    position.method = method;
-    position.lots.sort(this.comparator(method));
+    const order = sortOrderOf(method);
+    if (position.method === order) return;
+    position.method = order;
+    position.lots.sort(this.comparator(order));
   }
 
-  private comparator(method: CostBasisMethod): (a: Lot, b: Lot) => number {
+  private comparator(method: SortOrder): (a: Lot, b: Lot) => number {
     let compare = this.comparators.get(method);
     if (!compare) {
       compare = compareLotsForMethod(method);
@@ -235,7 +286,7 @@ export class LotBook {
     }
     let position = bySymbol.get(symbol);
     if (!position) {
-      position = { accountId, symbol, lots: [], method: this.defaultMethod };
+      position = { accountId, symbol, lots: [], method: sortOrderOf(this.defaultMethod) };
       bySymbol.set(symbol, position);
       this.positions.push(position);
     }

@@ -54,7 +54,14 @@ export function historyStartDate(entries: readonly LedgerEntry[], accountId: str
 
 /**
  * The account's open quantities "as of" `asOfDate` (YYYY-MM-DD), i.e. after everything
- * timestamped on that UTC day, with the service's cost-basis method, in symbol order.
+ * timestamped on that UTC day, in symbol order.
+ *
+ * The default method is used on purpose, not the tenant's elections, lot selections or
+ * safe-harbor allocation: a method decides which lots a disposal takes, never how much, so open
+ * quantities are the same under every method, election and valid selection (property-tested in
+ * cost-basis.properties.spec.ts, "leaves the open quantity of every position the same…"), and the
+ * safe-harbor transition only applies to a position holding exactly the allocated quantity.
+ * Only quantities leave this function; no basis does.
  */
 export function holdingsAsOfDate(
   entries: readonly LedgerEntry[],

@@ -8,6 +8,7 @@ import {
   disposalsInYear,
   splitByTerm,
   type CostBasisMethod,
+  type BasisTransition,
   type LotPick,
   type CostBasisResult,
   type Disposal,
@@ -44,6 +45,8 @@ export interface TaxYearInput {
   readonly methodFor?: (accountId: string, at: Date) => CostBasisMethod;
   /** The tenant's lot selections (specific identification), keyed by lotSelectionKey. */
   readonly selections?: ReadonlyMap<string, readonly LotPick[]>;
+  /** The tenant's confirmed safe-harbor allocation (docs/cost-basis.md, "Universal to per-wallet"). */
+  readonly transition?: BasisTransition;
   /** The accounts the report is about (one, or every account of the tenant). */
   readonly accounts: readonly TaxAccount[];
   /** Their entries and those of every account linked to them by own-account transfers. */
@@ -95,6 +98,7 @@ export function computeTaxYear(input: TaxYearInput): TaxYear {
     method: input.method,
     methodFor: input.methodFor,
     selections: input.selections,
+    transition: input.transition,
     disposalsInYear: input.taxYear,
   });
   const disposals = disposalsInYear(result, input.taxYear).filter(

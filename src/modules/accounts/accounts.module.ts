@@ -23,19 +23,27 @@ import { CostBasisMethodController } from './cost-basis/cost-basis-method.contro
 import { CostBasisMethodService } from './cost-basis/cost-basis-method.service.js';
 import { LotSelectionsController } from './lot-selections/lot-selections.controller.js';
 import { LotSelectionsService } from './lot-selections/lot-selections.service.js';
+import { SafeHarborController } from './safe-harbor/safe-harbor.controller.js';
+import { SafeHarborService } from './safe-harbor/safe-harbor.service.js';
 import { LedgerModule } from '../ledger/index.js';
 import { AccountsRepository } from './repositories/accounts.repository.js';
 import { SandboxAccountsSeed } from './sandbox-accounts.seed.js';
 
 @Module({
   imports: [TenancyModule, SourcesModule, LedgerModule],
-  controllers: [AccountsController, CostBasisMethodController, LotSelectionsController],
+  controllers: [
+    AccountsController,
+    CostBasisMethodController,
+    LotSelectionsController,
+    SafeHarborController,
+  ],
   providers: [
     AccountsRepository,
     CursorCodec,
     AccountsService,
     CostBasisMethodService,
     LotSelectionsService,
+    SafeHarborService,
     SandboxAccountsSeed,
   ],
   exports: [AccountsService],

@@ -10,6 +10,10 @@ export type { TransactionInput } from './transaction-input.js';
 export type { Snapshot, SnapshotAsset } from './repositories/balance-snapshots.repository.js';
 export type { ElectionInput, StoredElection } from './repositories/cost-basis-elections.repository.js';
 export type { LotSelectionInput, StoredLotSelection } from './repositories/lot-selections.repository.js';
+export type {
+  SafeHarborAllocationInput,
+  StoredSafeHarborAllocation,
+} from './repositories/safe-harbor-allocations.repository.js';
 export {
   toLedgerEntry,
   type ChecksumFilters,

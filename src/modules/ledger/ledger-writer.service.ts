@@ -12,7 +12,12 @@ import {
   type LotSelectionInput,
   type StoredLotSelection,
 } from './repositories/lot-selections.repository.js';
-import { lotSelectionKey, type LotPick } from '../../domain/cost-basis/index.js';
+import { lotSelectionKey, type BasisTransition, type LotPick } from '../../domain/cost-basis/index.js';
+import {
+  SafeHarborAllocationsRepository,
+  type SafeHarborAllocationInput,
+  type StoredSafeHarborAllocation,
+} from './repositories/safe-harbor-allocations.repository.js';
 import { TransactionsRepository, type StoredTransaction } from './repositories/transactions.repository.js';
 import type { TransactionInput } from './transaction-input.js';
 
@@ -29,7 +34,30 @@ export class LedgerWriter {
     private readonly readCache: BalancesReadCache,
     private readonly elections: CostBasisElectionsRepository,
     private readonly selections: LotSelectionsRepository,
+    private readonly safeHarbor: SafeHarborAllocationsRepository,
   ) {}
+
+  /** The tenant's confirmed safe-harbor allocation (docs/cost-basis.md, "Universal to per-wallet"); null: none. */
+  safeHarborAllocation(
+    tenantId: string,
+    manager?: EntityManager,
+  ): Promise<StoredSafeHarborAllocation | null> {
+    return this.safeHarbor.find(tenantId, manager);
+  }
+
+  /** The confirmed allocation as the engine takes it (CostBasisOptions.transition); undefined: none. */
+  safeHarborTransition(tenantId: string, manager?: EntityManager): Promise<BasisTransition | undefined> {
+    return this.safeHarbor.transition(tenantId, manager);
+  }
+
+  /** Stores a confirmed allocation in the caller's transaction; null when the tenant already has one. */
+  recordSafeHarborAllocation(
+    tenantId: string,
+    input: SafeHarborAllocationInput,
+    manager: EntityManager,
+  ): Promise<StoredSafeHarborAllocation | null> {
+    return this.safeHarbor.insert(tenantId, input, manager);
+  }
 
   /** The tenant's lot selections as the engine takes them, read inside the caller's transaction. */
   async lotSelectionsByDisposal(

@@ -2,7 +2,7 @@
  * Ledger (design §5): the stored transactions and balance snapshots of accounts, the cost-basis
  * engine's input, and the balances read cache.
  *
- * Owns: the `transaction`, `balance_snapshot(_asset)` and `cost_basis_election` and `lot_selection` tables. Writes come only through
+ * Owns: the `transaction`, `balance_snapshot(_asset)` and `cost_basis_election`, `lot_selection` and `safe_harbor_allocation(_lot)` tables. Writes come only through
  * LedgerWriter (the sources module's refresh engine); every other module reads through
  * LedgerService. The partner balances and transactions endpoints and the cached-balances fast
  * path sit on top, in ./api (LedgerApiModule). Never: fetches from a source, opens a transaction
@@ -15,6 +15,7 @@ import { LedgerService } from './ledger.service.js';
 import { BalanceSnapshotsRepository } from './repositories/balance-snapshots.repository.js';
 import { CostBasisElectionsRepository } from './repositories/cost-basis-elections.repository.js';
 import { LotSelectionsRepository } from './repositories/lot-selections.repository.js';
+import { SafeHarborAllocationsRepository } from './repositories/safe-harbor-allocations.repository.js';
 import { TransactionsRepository } from './repositories/transactions.repository.js';
 
 @Module({
@@ -23,6 +24,7 @@ import { TransactionsRepository } from './repositories/transactions.repository.j
     BalanceSnapshotsRepository,
     CostBasisElectionsRepository,
     LotSelectionsRepository,
+    SafeHarborAllocationsRepository,
     BalancesReadCache,
     LedgerService,
     LedgerWriter,

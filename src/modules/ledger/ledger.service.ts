@@ -10,7 +10,11 @@ import {
   LotSelectionsRepository,
   type StoredLotSelection,
 } from './repositories/lot-selections.repository.js';
-import { lotSelectionKey, type LotPick } from '../../domain/cost-basis/index.js';
+import { lotSelectionKey, type BasisTransition, type LotPick } from '../../domain/cost-basis/index.js';
+import {
+  SafeHarborAllocationsRepository,
+  type StoredSafeHarborAllocation,
+} from './repositories/safe-harbor-allocations.repository.js';
 import {
   toLedgerEntry,
   TransactionsRepository,
@@ -36,6 +40,7 @@ export class LedgerService {
     private readonly snapshots: BalanceSnapshotsRepository,
     private readonly elections: CostBasisElectionsRepository,
     private readonly selections: LotSelectionsRepository,
+    private readonly safeHarbor: SafeHarborAllocationsRepository,
   ) {}
 
   /** The tenant's lot selections (optionally one account's), in recording order. */
@@ -49,6 +54,19 @@ export class LedgerService {
 
   findLotSelection(tenantId: string, id: string): Promise<StoredLotSelection | null> {
     return this.selections.findById(tenantId, id);
+  }
+
+  /** The tenant's confirmed safe-harbor allocation (docs/cost-basis.md, "Universal to per-wallet"); null: none. */
+  safeHarborAllocation(
+    tenantId: string,
+    manager?: EntityManager,
+  ): Promise<StoredSafeHarborAllocation | null> {
+    return this.safeHarbor.find(tenantId, manager);
+  }
+
+  /** The confirmed allocation as the engine takes it (CostBasisOptions.transition); undefined: none. */
+  safeHarborTransition(tenantId: string, manager?: EntityManager): Promise<BasisTransition | undefined> {
+    return this.safeHarbor.transition(tenantId, manager);
   }
 
   /** The tenant's lot selections as the engine takes them (CostBasisOptions.selections). */

@@ -6,6 +6,7 @@ import {
   DEFAULT_COST_BASIS_METHOD,
   electionInForce,
   methodForElections,
+  type BasisTransition,
   type CostBasisMethod,
   type LotPick,
 } from '../../domain/cost-basis/index.js';
@@ -41,6 +42,8 @@ export interface ReportMethod {
   readonly source: MethodSource;
   /** The tenant's lot selections: they apply under every method (a `method` query changes only the other disposals). */
   readonly selections: ReadonlyMap<string, readonly LotPick[]>;
+  /** The confirmed safe-harbor allocation: like selections, a fact of identification, applied under every method. */
+  readonly transition: BasisTransition | undefined;
 }
 
 @Injectable()
@@ -63,11 +66,18 @@ export class TaxAccountSelection {
     at: Date,
   ): Promise<ReportMethod> {
     const selections = await this.ledger.lotSelectionsByDisposal(tenantId);
+    const transition = await this.ledger.safeHarborTransition(tenantId);
     if (requested !== undefined)
-      return { method: requested, methodFor: undefined, source: 'query', selections };
+      return { method: requested, methodFor: undefined, source: 'query', selections, transition };
     const elections = await this.ledger.costBasisElections(tenantId);
     if (elections.length === 0) {
-      return { method: DEFAULT_COST_BASIS_METHOD, methodFor: undefined, source: 'default', selections };
+      return {
+        method: DEFAULT_COST_BASIS_METHOD,
+        methodFor: undefined,
+        source: 'default',
+        selections,
+        transition,
+      };
     }
     const date = at.toISOString().slice(0, 10);
     const inForce =
@@ -78,6 +88,7 @@ export class TaxAccountSelection {
       methodFor: methodForElections(elections),
       source: 'elected',
       selections,
+      transition,
     };
   }
 

@@ -82,6 +82,7 @@ export class TaxLotsService {
       method: method.method,
       methodFor: method.methodFor,
       selections: method.selections,
+      transition: method.transition,
     });
     const symbols = [...new Set(result.openLots.map((lot) => lot.symbol))];
     const prices = symbols.length > 0 ? await this.prices.latestPricesUsd(symbols) : new Map();

@@ -132,6 +132,7 @@ export class TaxReportService {
       method: method.method,
       methodFor: method.methodFor,
       selections: method.selections,
+      transition: method.transition,
       accounts: selected.accounts,
       entries: selected.entries,
     };

@@ -1,12 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
-import { COST_BASIS_METHODS, type CostBasisMethod } from '../../../domain/cost-basis/index.js';
+import {
+  COST_BASIS_METHODS,
+  COST_BASIS_METHODS_MESSAGE,
+  type CostBasisMethod,
+} from '../../../domain/cost-basis/index.js';
 
 const lowerCase = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.toLowerCase() : value;
 
-const METHOD_MESSAGE = 'method must be fifo, hifo or lifo.';
+const METHOD_MESSAGE = COST_BASIS_METHODS_MESSAGE;
 
 export class CostBasisMethodQueryDto {
   @ApiPropertyOptional({
@@ -23,7 +27,7 @@ export class CostBasisMethodQueryDto {
 export class ElectCostBasisMethodDto {
   @ApiProperty({
     description:
-      'Lot-selection method elected: `fifo`, `hifo` (highest basis first) or `lifo` (newest first).',
+      'Lot-selection method elected: `fifo` (oldest first), `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots at the disposal date first, highest basis first within each term). The standing orders longest_held, shortest_held, highest_basis, lowest_basis and long_term_first_highest_basis are fifo, lifo, hifo, lofo and ltfo.',
     enum: [...COST_BASIS_METHODS],
     example: 'hifo',
   })

@@ -13,6 +13,7 @@ import {
   DEFAULT_COST_BASIS_METHOD,
   lotSelectionKey,
   methodForElections,
+  type BasisTransition,
   type LedgerEntry,
   type LotPick,
 } from '../../../domain/cost-basis/index.js';
@@ -68,6 +69,7 @@ export class LotSelectionsService {
     this.checkAgainstOpenLots(disposal, sorted.slice(0, index), sorted.slice(index + 1), request.lots, {
       elections: await this.ledger.costBasisElections(tenantId),
       selections: await this.ledger.lotSelectionsByDisposal(tenantId),
+      transition: await this.ledger.safeHarborTransition(tenantId),
     });
     return this.refresher.recordLotSelection(tenantId, {
       accountId: request.accountId,
@@ -100,6 +102,7 @@ export class LotSelectionsService {
     context: {
       elections: Parameters<typeof methodForElections>[0];
       selections: Map<string, readonly LotPick[]>;
+      transition: BasisTransition | undefined;
     },
   ): void {
     const quantities = picks.map((pick, i) => {
@@ -115,6 +118,12 @@ export class LotSelectionsService {
       method: DEFAULT_COST_BASIS_METHOD,
       methodFor: methodForElections(context.elections),
       selections,
+      // The lots open just before a 2025+ disposal are the allocated ones (the engine would apply
+      // the transition after `before`'s last entry even for an earlier disposal: not then).
+      transition:
+        context.transition && disposal.timestamp.getTime() >= context.transition.at.getTime()
+          ? context.transition
+          : undefined,
     });
     const open = new Map(
       result.openLots

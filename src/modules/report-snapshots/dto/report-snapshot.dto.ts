@@ -13,7 +13,11 @@ import {
   MinLength,
 } from 'class-validator';
 import { toInteger } from '../../../common/validation/query-transforms.js';
-import { COST_BASIS_METHODS, type CostBasisMethod } from '../../../domain/cost-basis/index.js';
+import {
+  COST_BASIS_METHODS,
+  COST_BASIS_METHODS_MESSAGE,
+  type CostBasisMethod,
+} from '../../../domain/cost-basis/index.js';
 import { Form8949Dto, GainsReportDto } from '../../tax/index.js';
 
 export const SNAPSHOT_KINDS = ['gains', 'form8949'] as const;
@@ -77,11 +81,11 @@ export class CreateReportSnapshotDto {
 
   @ApiPropertyOptional({
     description:
-      'Lot selection: `fifo`, `hifo` or `lifo` over the whole history; absent: the elected methods, as the live report (FIFO without an election).',
+      'Lot selection: `fifo`, `hifo`, `lifo`, `lofo` or `ltfo` over the whole history; absent: the elected methods, as the live report (FIFO without an election).',
     enum: [...COST_BASIS_METHODS],
   })
   @IsOptional()
-  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo, hifo or lifo.' })
+  @IsIn([...COST_BASIS_METHODS], { message: COST_BASIS_METHODS_MESSAGE })
   method?: CostBasisMethod;
 }
 

@@ -229,6 +229,7 @@ export class HistoryWriter {
     return computeBalanceSnapshots({
       elections: await this.ledger.costBasisElections(tenantId, manager),
       selections: await this.ledger.lotSelectionsByDisposal(tenantId, manager),
+      transition: await this.ledger.safeHarborTransition(tenantId, manager),
       entries: transactions.map(toLedgerEntry),
       accountIds,
       pricesUsd,

@@ -23,8 +23,10 @@ import {
   LedgerWriter,
   type ElectionInput,
   type LotSelectionInput,
+  type SafeHarborAllocationInput,
   type StoredElection,
   type StoredLotSelection,
+  type StoredSafeHarborAllocation,
 } from '../../ledger/index.js';
 import { SyncMetrics } from '../../metrics/sync-metrics.js';
 import {
@@ -55,6 +57,13 @@ export type RefreshOutcome =
     }
   /** Another instance holds the lease: its refresh will land; this caller serves the cache. */
   | { readonly status: 'busy' };
+
+/** The 409 of a second confirmation of a tenant's safe-harbor allocation. */
+const SAFE_HARBOR_CONFIRMED = () =>
+  new DomainError(
+    ErrorCode.Conflict,
+    'The safe-harbor allocation of this tenant is already confirmed; it is fixed once confirmed.',
+  );
 
 @Injectable()
 export class RefreshService {
@@ -265,6 +274,29 @@ export class RefreshService {
       [input.accountId],
       async (manager) => {
         stored = await this.ledger.recordLotSelection(tenantId, input, manager);
+      },
+      { bumpDataVersions: true },
+    );
+    return stored!;
+  }
+
+  /**
+   * Stores the tenant's confirmed safe-harbor allocation (docs/cost-basis.md, "Universal to
+   * per-wallet") and recomputes the balances of `accountIds` (and everything linked to them) from
+   * it, in one transaction. A 409 when the tenant already has one (nothing is written then).
+   */
+  async recordSafeHarborAllocation(
+    tenantId: string,
+    input: SafeHarborAllocationInput,
+    accountIds: readonly string[],
+  ): Promise<StoredSafeHarborAllocation> {
+    let stored: StoredSafeHarborAllocation | null = null;
+    await this.recomputeLinked(
+      tenantId,
+      accountIds,
+      async (manager) => {
+        stored = await this.ledger.recordSafeHarborAllocation(tenantId, input, manager);
+        if (!stored) throw SAFE_HARBOR_CONFIRMED();
       },
       { bumpDataVersions: true },
     );

@@ -1,6 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { COST_BASIS_METHODS, type CostBasisMethod } from '../../../domain/cost-basis/index.js';
+import {
+  COST_BASIS_METHODS,
+  COST_BASIS_METHODS_MESSAGE,
+  type CostBasisMethod,
+} from '../../../domain/cost-basis/index.js';
 import {
   IsIn,
   IsOptional,
@@ -77,11 +81,11 @@ export class TaxReportQueryDto {
 
   @ApiPropertyOptional({
     description:
-      'Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election.',
+      'Lot selection over the whole history, a what-if: `fifo`, `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots first, highest basis first within each term). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election.',
     enum: [...COST_BASIS_METHODS],
   })
   @IsOptional()
-  @IsIn([...COST_BASIS_METHODS], { message: 'method must be fifo, hifo or lifo.' })
+  @IsIn([...COST_BASIS_METHODS], { message: COST_BASIS_METHODS_MESSAGE })
   method?: CostBasisMethod;
 }
 
