@@ -13,6 +13,7 @@ import { RateLimitModule } from './common/guards/rate-limit.module.js';
 import { ScopesGuard } from './common/guards/scopes.guard.js';
 import { LoggingModule, loggerParams } from './common/logging/logging.module.js';
 import { AccountsModule } from './modules/accounts/index.js';
+import { CostBasisModule } from './modules/cost-basis/cost-basis.module.js';
 import { CachedBalancesModule, LedgerApiModule } from './modules/ledger/api/index.js';
 import { LedgerModule } from './modules/ledger/index.js';
 import { SourcesModule } from './modules/sources/index.js';
@@ -60,6 +61,7 @@ export class AppModule {
         LedgerModule,
         SourcesModule,
         AccountsModule,
+        CostBasisModule,
         LedgerApiModule,
         CachedBalancesModule,
         IntegrityModule,

@@ -1,11 +1,9 @@
 /**
  * Accounts (design §5): linked accounts, their identity and lifecycle. Account lookups by id,
  * collection and identity, the partner account endpoints under /v1/api (collection, identity,
- * list, link, reconnect, unlink) and the services behind the admin API's /admin/accounts (whose
- * controller is the admin module's), and the
- * sandbox's account fixtures; the cost-basis method elections `/taip/cost-basis-method` (issue 19:
- * the table is the ledger's, written through the refresh engine with the balances it changes) and
- * the lot selections `/taip/lot-selections` (issue 19 item 2, the same way).
+ * list, link, reconnect, unlink), the services behind the admin API's /admin/accounts (whose
+ * controller is the admin module's) and the sandbox's account fixtures. The advisor's cost-basis
+ * choices on accounts (elections, lot selections, safe harbor) are the cost-basis module's.
  *
  * Owns: the `account` row (the refresh engine in the sources module owns its state columns).
  * Others read accounts through AccountsService (index.ts), which hands out plain AccountRecords.
@@ -19,33 +17,14 @@ import { SourcesModule } from '../sources/index.js';
 import { TenancyModule } from '../tenancy/tenancy.module.js';
 import { AccountsController } from './accounts.controller.js';
 import { AccountsService } from './accounts.service.js';
-import { CostBasisMethodController } from './cost-basis/cost-basis-method.controller.js';
-import { CostBasisMethodService } from './cost-basis/cost-basis-method.service.js';
-import { LotSelectionsController } from './lot-selections/lot-selections.controller.js';
-import { LotSelectionsService } from './lot-selections/lot-selections.service.js';
-import { SafeHarborController } from './safe-harbor/safe-harbor.controller.js';
-import { SafeHarborService } from './safe-harbor/safe-harbor.service.js';
 import { LedgerModule } from '../ledger/index.js';
 import { AccountsRepository } from './repositories/accounts.repository.js';
 import { SandboxAccountsSeed } from './sandbox-accounts.seed.js';
 
 @Module({
   imports: [TenancyModule, SourcesModule, LedgerModule],
-  controllers: [
-    AccountsController,
-    CostBasisMethodController,
-    LotSelectionsController,
-    SafeHarborController,
-  ],
-  providers: [
-    AccountsRepository,
-    CursorCodec,
-    AccountsService,
-    CostBasisMethodService,
-    LotSelectionsService,
-    SafeHarborService,
-    SandboxAccountsSeed,
-  ],
+  controllers: [AccountsController],
+  providers: [AccountsRepository, CursorCodec, AccountsService, SandboxAccountsSeed],
   exports: [AccountsService],
 })
 export class AccountsModule {}

@@ -23,7 +23,7 @@ import {
 import { parseScaled, SCALED_ZERO, sumScaled } from '../../../domain/money/scaled-decimal.js';
 import { LedgerService, type StoredSafeHarborAllocation } from '../../ledger/index.js';
 import { RefreshService } from '../../sources/index.js';
-import { AccountsRepository } from '../repositories/accounts.repository.js';
+import { AccountsService } from '../../accounts/index.js';
 
 export interface SafeHarborPositionView {
   readonly accountId: string;
@@ -56,7 +56,7 @@ const sum = (values: readonly string[]) => sumScaled(values.map((v) => parseScal
 @Injectable()
 export class SafeHarborService {
   constructor(
-    private readonly accounts: AccountsRepository,
+    private readonly accounts: AccountsService,
     private readonly ledger: LedgerService,
     private readonly refresher: RefreshService,
     private readonly clock: Clock,

@@ -20,7 +20,7 @@ import {
 import { parseScaled, SCALED_ZERO, sumScaled } from '../../../domain/money/scaled-decimal.js';
 import { LedgerService, type StoredLotSelection } from '../../ledger/index.js';
 import { RefreshService } from '../../sources/index.js';
-import { AccountsRepository } from '../repositories/accounts.repository.js';
+import { AccountsService } from '../../accounts/index.js';
 
 export interface LotSelectionRequest {
   readonly accountId: string;
@@ -35,7 +35,7 @@ const DISPOSING = new Set(['sell', 'fee', 'withdrawal', 'transfer_out']);
 @Injectable()
 export class LotSelectionsService {
   constructor(
-    private readonly accounts: AccountsRepository,
+    private readonly accounts: AccountsService,
     private readonly ledger: LedgerService,
     private readonly refresher: RefreshService,
     private readonly clock: Clock,

@@ -14,7 +14,7 @@ import {
 } from '../../../domain/cost-basis/index.js';
 import type { StoredElection } from '../../ledger/index.js';
 import { RefreshService } from '../../sources/index.js';
-import { AccountsRepository } from '../repositories/accounts.repository.js';
+import { AccountsService } from '../../accounts/index.js';
 
 export interface MethodView {
   readonly asOf: string;
@@ -43,7 +43,7 @@ function isCalendarDate(text: string): boolean {
 @Injectable()
 export class CostBasisMethodService {
   constructor(
-    private readonly accounts: AccountsRepository,
+    private readonly accounts: AccountsService,
     private readonly refresher: RefreshService,
     private readonly clock: Clock,
   ) {}

@@ -1,0 +1,28 @@
+/**
+ * The advisor's cost-basis choices (issue 19; docs/cost-basis.md): the method elections
+ * `GET/POST /taip/cost-basis-method`, the lot selections `POST/GET /taip/lot-selections` and
+ * `DELETE /taip/lot-selections/{id}`, and the universal-to-per-wallet safe-harbor allocation
+ * `GET/POST /taip/safe-harbor-allocation`.
+ *
+ * Owns no table: the choices are the ledger's (cost_basis_election, lot_selection,
+ * safe_harbor_allocation), written only through the refresh engine (RefreshService) in the same
+ * transaction as the balances they change, so the balances, the gains report and Form 8949 always
+ * agree. Reads accounts through their face (AccountsService) and the choices through LedgerService.
+ */
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/index.js';
+import { LedgerModule } from '../ledger/index.js';
+import { SourcesModule } from '../sources/index.js';
+import { CostBasisMethodController } from './elections/cost-basis-method.controller.js';
+import { CostBasisMethodService } from './elections/cost-basis-method.service.js';
+import { LotSelectionsController } from './lot-selections/lot-selections.controller.js';
+import { LotSelectionsService } from './lot-selections/lot-selections.service.js';
+import { SafeHarborController } from './safe-harbor/safe-harbor.controller.js';
+import { SafeHarborService } from './safe-harbor/safe-harbor.service.js';
+
+@Module({
+  imports: [AccountsModule, SourcesModule, LedgerModule],
+  controllers: [CostBasisMethodController, LotSelectionsController, SafeHarborController],
+  providers: [CostBasisMethodService, LotSelectionsService, SafeHarborService],
+})
+export class CostBasisModule {}
