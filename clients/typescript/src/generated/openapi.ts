@@ -833,6 +833,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/taip/safe-harbor-allocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The safe-harbor allocation of unused basis to the accounts on 2025-01-01
+         * @description The confirmed allocation (`status: confirmed`) if there is one, else the one proposed now from the history (`proposed`, not stored) under `universal_method`: per account and asset, the lots it starts 2025 with against its own per-account lots, and per asset the pool, holdings, shortfall and excess. Global allocation (Rev. Proc. 2024-28 safe harbor): the universal pool’s lots open at the end of 2024-12-31, oldest first (acquisition date, then lot id), fill the accounts in the order they were linked (created_on, then id), each receiving exactly what it holds on 2025-01-01; a lot larger than an account’s need is split, basis pro rata (30 decimal places, half up; the rest keeps the remainder). Holdings the pool does not cover get an unknown-basis lot (shortfall); pool lots left over are reported as excess. An addition to the published API; rules: docs/cost-basis.md, "Universal to per-wallet".
+         */
+        get: operations["SafeHarborController_view"];
+        put?: never;
+        /**
+         * Confirm the safe-harbor allocation (once)
+         * @description Stores the allocation proposed now (the same as GET shows) with who and when; from then on every account starts 2025 from its allocated lots (balances, gains report, Form 8949, lots, harvesting candidates). The balances are recomputed before the answer. A confirmed allocation is fixed: a second confirmation is a 409. An addition to the published API; rules: docs/cost-basis.md, "Universal to per-wallet".
+         */
+        post: operations["SafeHarborController_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/account/{accountId}/balances": {
         parameters: {
             query?: never;
@@ -1643,7 +1667,7 @@ export interface components {
              * @description Cost-basis method of these figures.
              * @enum {string}
              */
-            costBasisMethod: "fifo" | "hifo" | "lifo";
+            costBasisMethod: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             /**
              * @description When data was last synchronised from the source (ISO 8601); null before the first sync.
              * @example 2026-04-01T12:00:00.000Z
@@ -1867,6 +1891,14 @@ export interface components {
             /** @description The clients, by clientId. Never a secret. */
             clients: components["schemas"]["ClientDto"][];
         };
+        ConfirmSafeHarborDto: {
+            /**
+             * @description The method the taxpayer used over its universal pool (all accounts as one) before 2025. Default `fifo`.
+             * @default fifo
+             * @enum {string}
+             */
+            universal_method: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
+        };
         CostBasisElectionDto: {
             /**
              * Format: uuid
@@ -1887,7 +1919,7 @@ export interface components {
              * @description Lot-selection method elected.
              * @enum {string}
              */
-            method: "fifo" | "hifo" | "lifo";
+            method: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             /**
              * @description When it was recorded (ISO 8601, UTC).
              * @example 2026-11-24T16:00:00.000Z
@@ -1916,7 +1948,7 @@ export interface components {
              * @description The method a disposal today uses (the account’s election, else the tenant’s, else FIFO).
              * @enum {string}
              */
-            method_in_force: "fifo" | "hifo" | "lifo";
+            method_in_force: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             /**
              * @description Where `method_in_force` comes from: an election of the account, of the tenant, or the default (FIFO).
              * @enum {string}
@@ -2034,10 +2066,10 @@ export interface components {
              */
             kind: "gains" | "form8949";
             /**
-             * @description Lot selection: `fifo`, `hifo` or `lifo` over the whole history; absent: the elected methods, as the live report (FIFO without an election).
+             * @description Lot selection: `fifo`, `hifo`, `lifo`, `lofo` or `ltfo` over the whole history; absent: the elected methods, as the live report (FIFO without an election).
              * @enum {string}
              */
-            method?: "fifo" | "hifo" | "lifo";
+            method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             /**
              * @description Tax year: from 2009 up to the current year (UTC).
              * @example 2024
@@ -2113,11 +2145,11 @@ export interface components {
              */
             effective_from: string;
             /**
-             * @description Lot-selection method elected: `fifo`, `hifo` (highest basis first) or `lifo` (newest first).
+             * @description Lot-selection method elected: `fifo` (oldest first), `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots at the disposal date first, highest basis first within each term). The standing orders longest_held, shortest_held, highest_basis, lowest_basis and long_term_first_highest_basis are fifo, lifo, hifo, lofo and ltfo.
              * @example hifo
              * @enum {string}
              */
-            method: "fifo" | "hifo" | "lifo";
+            method: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
         };
         /** @description The envelope of every /v1/api success; `result` per operation. */
         Envelope: {
@@ -2353,7 +2385,7 @@ export interface components {
              * @description Lot selection of the service’s lines.
              * @enum {string}
              */
-            method: "fifo" | "hifo" | "lifo";
+            method: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             /**
              * @description Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).
              * @enum {string}
@@ -2399,7 +2431,7 @@ export interface components {
              * @description Lot selection method used.
              * @enum {string}
              */
-            method: "fifo" | "hifo" | "lifo";
+            method: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             /**
              * @description Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).
              * @enum {string}
@@ -2523,7 +2555,7 @@ export interface components {
              * @description Lot selection method used.
              * @enum {string}
              */
-            method: "fifo" | "hifo" | "lifo";
+            method: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             /**
              * @description Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).
              * @enum {string}
@@ -2678,7 +2710,7 @@ export interface components {
              * @description Lot selection used for past disposals.
              * @enum {string}
              */
-            method: "fifo" | "hifo" | "lifo";
+            method: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             /**
              * @description Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).
              * @enum {string}
@@ -2957,7 +2989,7 @@ export interface components {
              * @description Lot selection used for past disposals.
              * @enum {string}
              */
-            method: "fifo" | "hifo" | "lifo";
+            method: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             /**
              * @description Where the lots were selected from: `query` (the `method` asked for, a what-if over the whole history), `elected` (each disposal by the method elected for its account on its date; `method` is the one in force for the scope at the end), `default` (no election: FIFO).
              * @enum {string}
@@ -3526,7 +3558,7 @@ export interface components {
              * @description Lot selection method.
              * @enum {string}
              */
-            method: "fifo" | "hifo" | "lifo";
+            method: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             /**
              * @description Tax year.
              * @example 2024
@@ -3623,6 +3655,168 @@ export interface components {
              * @example $25,937.42
              */
             terminal_usd: string;
+        };
+        SafeHarborAllocationDto: {
+            /** @description The account asked for; null: every account of the tenant. */
+            account_id: string | null;
+            /** @description Per asset (always the whole tenant): pool, holdings, allocation, shortfall and excess. */
+            assets: components["schemas"]["SafeHarborAssetDto"][];
+            /** @description Whether the confirmation came after the first 2025 disposal (Rev. Proc. 2024-28 wants the allocation fixed before it); null while proposed. */
+            confirmed_after_first_disposal: boolean | null;
+            /** @description When it was confirmed; null while proposed. */
+            confirmed_at: string | null;
+            /** @description The API client that confirmed it; null while proposed. */
+            confirmed_by: string | null;
+            /** @description The first sale, fee, withdrawal or transfer out on or after 2025-01-01 (ISO 8601); null: none. */
+            first_disposal_at: string | null;
+            /** @description Per account and asset, in fill order. */
+            positions: components["schemas"]["SafeHarborPositionDto"][];
+            /** @description The rule: the pool’s lots oldest first fill the accounts in the order they were linked (created_on, then id), each receiving exactly what it holds on 2025-01-01; a lot is split pro rata. */
+            rule: string;
+            /**
+             * @description `proposed`: computed now, not stored; `confirmed`: stored, in use.
+             * @enum {string}
+             */
+            status: "proposed" | "confirmed";
+            /**
+             * @description The first instant of per-wallet basis.
+             * @example 2025-01-01T00:00:00.000Z
+             */
+            transition_at: string;
+            /**
+             * @description The method over the universal pool before 2025.
+             * @enum {string}
+             */
+            universal_method: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
+        };
+        SafeHarborAssetDto: {
+            /**
+             * @description Σ allocated basis.
+             * @example 130000
+             */
+            allocated_cost_basis_usd: string;
+            /**
+             * @description Σ allocated quantity.
+             * @example 2.5
+             */
+            allocated_quantity: string;
+            /**
+             * @description Asset ticker.
+             * @example BTC
+             */
+            asset: string;
+            /**
+             * @description Basis of the excess.
+             * @example 0
+             */
+            excess_cost_basis_usd: string;
+            /**
+             * @description Pool quantity left when every account was filled: allocated to no one.
+             * @example 0
+             */
+            excess_quantity: string;
+            /**
+             * @description Σ of the accounts’ holdings on 2025-01-01.
+             * @example 2.5
+             */
+            holdings_quantity: string;
+            /**
+             * @description Σ of the accounts’ own per-account basis.
+             * @example 120000
+             */
+            per_account_cost_basis_usd: string;
+            /**
+             * @description Its basis (known-basis lots).
+             * @example 130000
+             */
+            pool_cost_basis_usd: string;
+            /**
+             * @description The universal pool’s open quantity at the end of 2024-12-31.
+             * @example 2.5
+             */
+            pool_quantity: string;
+            /**
+             * @description Pool quantity of unknown basis (included in pool_quantity).
+             * @example 0
+             */
+            pool_unknown_basis_quantity: string;
+            /**
+             * @description Holdings the pool did not cover (unknown-basis lots).
+             * @example 0
+             */
+            shortfall_quantity: string;
+        };
+        SafeHarborLotDto: {
+            /**
+             * @description When the lot was acquired (ISO 8601, UTC).
+             * @example 2024-01-10T00:00:00.000Z
+             */
+            acquired_at: string;
+            /** @description Whether the basis is known. */
+            basis_known: boolean;
+            /**
+             * @description Basis of the quantity, exact decimal text (USD); `0` when unknown.
+             * @example 20000
+             */
+            cost_basis_usd: string;
+            /**
+             * @description The transaction that opened the universal lot (a split lot keeps it); `safe-harbor-shortfall` for quantity the pool did not cover (unknown basis).
+             * @example cb-buy-1
+             */
+            origin_transaction_id: string;
+            /**
+             * @description Quantity, exact decimal text.
+             * @example 0.5
+             */
+            quantity: string;
+        };
+        SafeHarborPositionDto: {
+            /**
+             * Format: uuid
+             * @description The account.
+             */
+            account_id: string;
+            /**
+             * @description Basis of the allocated lots (known basis), exact decimal text.
+             * @example 105000
+             */
+            allocated_cost_basis_usd: string;
+            /**
+             * @description Of it, covered by the universal pool’s lots.
+             * @example 2.5
+             */
+            allocated_quantity: string;
+            /** @description Whether the engine uses these lots: the account still holds exactly the allocated quantity on 2025-01-01. false: the history changed since the confirmation and the position keeps its own lots (review it). */
+            applied: boolean;
+            /**
+             * @description Asset ticker.
+             * @example BTC
+             */
+            asset: string;
+            /**
+             * @description allocated − per-account basis.
+             * @example 15000
+             */
+            basis_change_usd: string;
+            /** @description The lots the account starts 2025 with, oldest first. */
+            lots: components["schemas"]["SafeHarborLotDto"][];
+            /**
+             * @description Basis of the account’s own per-account lots at the end of 2024 (the history as it stands now).
+             * @example 90000
+             */
+            per_account_cost_basis_usd: string;
+            /** @description Its own per-account lots at the end of 2024, for comparison. */
+            per_account_lots: components["schemas"]["SafeHarborLotDto"][];
+            /**
+             * @description What the account holds on 2025-01-01 (its own history). Confirmed: at confirmation.
+             * @example 2.5
+             */
+            quantity: string;
+            /**
+             * @description Not covered by the pool: an unknown-basis lot. `0` when covered.
+             * @example 0
+             */
+            shortfall_quantity: string;
         };
         SavePortfolioDto: {
             /**
@@ -8761,8 +8955,8 @@ export interface operations {
                 account_id?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
-                /** @description Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
-                method?: "fifo" | "hifo" | "lifo";
+                /** @description Lot selection over the whole history, a what-if: `fifo`, `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots first, highest basis first within each term). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
+                method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
                 /** @description Tax year: four digits, from 2009 up to the current year (UTC). */
                 tax_year: number;
             };
@@ -8907,8 +9101,8 @@ export interface operations {
                 format?: "json" | "csv";
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
-                /** @description Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
-                method?: "fifo" | "hifo" | "lifo";
+                /** @description Lot selection over the whole history, a what-if: `fifo`, `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots first, highest basis first within each term). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
+                method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
                 /** @description Tax year: four digits, from 2009 up to the current year (UTC). */
                 tax_year: number;
             };
@@ -9009,8 +9203,8 @@ export interface operations {
                 asset?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
-                /** @description Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
-                method?: "fifo" | "hifo" | "lifo";
+                /** @description Lot selection over the whole history, a what-if: `fifo`, `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots first, highest basis first within each term). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
+                method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
                 /** @description Tax year: four digits, from 2009 up to the current year (UTC). */
                 tax_year: number;
             };
@@ -9109,8 +9303,8 @@ export interface operations {
                 asset?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
-                /** @description Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
-                method?: "fifo" | "hifo" | "lifo";
+                /** @description Lot selection over the whole history, a what-if: `fifo`, `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots first, highest basis first within each term). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
+                method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
                 /** @description Only lots losing at least this much (USD, decimal text ≥ 0, at most 2 fraction digits). Default `0`: every loss. */
                 min_loss?: string;
                 /** @description Wash-sale rules (IRC §1091) do not apply to digital assets today. `ignore` (default) says so; `assume` shows what they would disallow if they did (docs/tax-report.md, "Harvesting candidates"). */
@@ -9538,8 +9732,8 @@ export interface operations {
                 asset?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
-                /** @description Lot selection over the whole history, a what-if: `fifo`, `hifo` (highest basis first) or `lifo` (newest first). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
-                method?: "fifo" | "hifo" | "lifo";
+                /** @description Lot selection over the whole history, a what-if: `fifo`, `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots first, highest basis first within each term). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
+                method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             };
             header?: never;
             path?: never;
@@ -9586,6 +9780,214 @@ export interface operations {
             };
             /** @description The account (or identity) does not exist for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    SafeHarborController_view: {
+        parameters: {
+            query?: {
+                /** @description Only this account’s positions (UUID). Another tenant’s account answers 404. */
+                account_id?: string;
+                /** @description The method the taxpayer used over its universal pool (all accounts as one) before 2025. Default `fifo`. Ignored once an allocation is confirmed (the confirmed one is shown). */
+                universal_method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SafeHarborAllocationDto"];
+                };
+            };
+            /** @description A malformed parameter (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The account does not exist for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    SafeHarborController_confirm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmSafeHarborDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SafeHarborAllocationDto"];
+                };
+            };
+            /** @description A malformed field (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant’s allocation is already confirmed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
