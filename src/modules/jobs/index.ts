@@ -1,0 +1,13 @@
+export { JobsModule } from './jobs.module.js';
+export {
+  JobQueue,
+  deadLetterOf,
+  JOB_STATES,
+  type JobHandler,
+  type JobState,
+  type QueueDefinition,
+  type QueuedJob,
+  type SendOptions,
+  type WorkOptions,
+} from './job-queue.js';
+export { JobsAdmin, type QueueView, type JobView } from './jobs-admin.js';
