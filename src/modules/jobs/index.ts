@@ -1,6 +1,7 @@
 export { JobsModule } from './jobs.module.js';
 export {
   JobQueue,
+  errorMessage,
   deadLetterOf,
   JOB_STATES,
   type JobHandler,

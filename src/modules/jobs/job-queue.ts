@@ -58,6 +58,8 @@ export type JobHandler<T> = (job: QueuedJob<T>) => Promise<void>;
 export interface WorkOptions {
   /** Jobs of this queue run at once on this instance. */
   readonly concurrency: number;
+  /** How often an idle worker asks for a job (≥ 500); default JOBS_POLL_INTERVAL_MS. */
+  readonly pollIntervalMs?: number;
 }
 
 /** The dead letter queue of a queue. */
@@ -149,7 +151,7 @@ export class JobQueue implements BeforeApplicationShutdown {
       {
         localConcurrency: options.concurrency,
         batchSize: 1,
-        pollingIntervalSeconds: this.config.JOBS_POLL_INTERVAL_MS / 1000,
+        pollingIntervalSeconds: Math.max(500, options.pollIntervalMs ?? this.config.JOBS_POLL_INTERVAL_MS) / 1000,
       },
       async ([job]: Job<T>[]) => {
         if (job) await handler(toQueued(job));
