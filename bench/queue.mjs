@@ -82,7 +82,12 @@ async function benchPgBoss(label, PgBoss, options, polled) {
     'bench',
     polled
       ? { localConcurrency: CONCURRENCY, batchSize: 1, pollingIntervalSeconds: 0.5 }
-      : { localConcurrency: CONCURRENCY, batchSize: 25, burstWhenBatchFull: true, pollingIntervalSeconds: 0.5 },
+      : {
+          localConcurrency: CONCURRENCY,
+          batchSize: 25,
+          burstWhenBatchFull: true,
+          pollingIntervalSeconds: 0.5,
+        },
     async (jobs) => {
       for (const job of jobs) c.record(job.data.t);
     },
@@ -117,7 +122,9 @@ async function benchGraphile(gw) {
   const started = performance.now();
   for (let i = 0; i < N; i += 100) {
     const t = Date.now();
-    await utils.addJobs(Array.from({ length: Math.min(100, N - i) }, () => ({ identifier: 'bench', payload: { t } })));
+    await utils.addJobs(
+      Array.from({ length: Math.min(100, N - i) }, () => ({ identifier: 'bench', payload: { t } })),
+    );
   }
   await c.finished;
   report('graphile-worker, Postgres', started, c.latencies);
@@ -133,7 +140,12 @@ const { PgBoss, fromPglite } = await import(resolve(bossPath, 'dist/index.js'));
 for (const polled of [true, false]) {
   const how = polled ? 'polled' : 'burst';
   await resetSchema('bench_pgboss');
-  await benchPgBoss(`pg-boss ${how}, Postgres`, PgBoss, { connectionString: DATABASE_URL, schema: 'bench_pgboss', max: 5 }, polled);
+  await benchPgBoss(
+    `pg-boss ${how}, Postgres`,
+    PgBoss,
+    { connectionString: DATABASE_URL, schema: 'bench_pgboss', max: 5 },
+    polled,
+  );
   await resetSchema('bench_pgboss');
   const { PGlite } = await import('@electric-sql/pglite');
   const db = new PGlite();
@@ -144,7 +156,10 @@ for (const polled of [true, false]) {
     { db: fromPglite(db), schema: 'bench_pgboss', backend: 'pglite' },
     polled,
   );
-  if (!polled) console.log(`  (PGlite: schema install + run took ${((performance.now() - booted) / 1000).toFixed(1)} s)`);
+  if (!polled)
+    console.log(
+      `  (PGlite: schema install + run took ${((performance.now() - booted) / 1000).toFixed(1)} s)`,
+    );
   await db.close();
 }
 const gwPath = lib('graphile-worker');

@@ -5,7 +5,13 @@
  * holds, and a dead-lettered job can be re-queued.
  */
 import { Clock } from '../../src/common/clock/clock.js';
-import { JobQueue, JobsAdmin, JobsModule, deadLetterOf, type QueueDefinition } from '../../src/modules/jobs/index.js';
+import {
+  JobQueue,
+  JobsAdmin,
+  JobsModule,
+  deadLetterOf,
+  type QueueDefinition,
+} from '../../src/modules/jobs/index.js';
 import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
 import { startServiceModule, type ServiceModule } from '../support/service-module.js';
 

@@ -91,9 +91,14 @@ describe('scheduled refresh through the job queue (service tier)', () => {
     expect(connector.calls).toBe(5);
     expect(connector.peak).toBeLessThanOrEqual(2);
     const view = (await s.get(JobsAdmin).queues()).find((q) => q.name === 'refresh.account.queued')!;
-    expect(view).toMatchObject({ policy: 'exclusive', deadLetter: { name: 'refresh.account.queued.dead', count: 0 } });
+    expect(view).toMatchObject({
+      policy: 'exclusive',
+      deadLetter: { name: 'refresh.account.queued.dead', count: 0 },
+    });
     await eventually(async () => {
-      const counts = (await s.get(JobsAdmin).queues()).find((q) => q.name === 'refresh.account.queued')!.counts;
+      const counts = (await s.get(JobsAdmin).queues()).find(
+        (q) => q.name === 'refresh.account.queued',
+      )!.counts;
       return counts.completed === 5;
     });
   });
@@ -110,10 +115,14 @@ describe('scheduled refresh through the job queue (service tier)', () => {
     const id = await insertAccount(s.dataSource, tenantId, { source: 'waiting', createdOn: new Date() });
     // A job for the account already waits (sent by another instance, not yet run).
     const { JobQueue } = await import('../../src/modules/jobs/index.js');
-    await s.get(JobQueue).send(queue, { tenantId, accountId: id, claimOwner: 'elsewhere' }, {
-      singletonKey: id,
-      startAfter: 3_600,
-    });
+    await s.get(JobQueue).send(
+      queue,
+      { tenantId, accountId: id, claimOwner: 'elsewhere' },
+      {
+        singletonKey: id,
+        startAfter: 3_600,
+      },
+    );
     expect(await scheduler.enqueueDueAccounts()).toBe(0);
     // The claim was given back: the waiting job will take the free lease when it runs.
     const [row] = await s.dataSource.query('SELECT refresh_lease_owner FROM account WHERE id = $1', [id]);

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import { JobsModule } from '../jobs/index.js';
 import { MarketModule } from '../market/market.module.js';
+import { AdminQueuesController } from './admin-queues.controller.js';
 import { TenancyModule } from '../tenancy/tenancy.module.js';
 import { AdminMarketController } from './admin-market.controller.js';
 import { AdminMarketService } from './admin-market.service.js';
@@ -10,12 +13,18 @@ import { SupportReadsService } from './support/support-reads.service.js';
 
 /**
  * The admin API beyond accounts (design §1, issue 17 item 4): tenants and API clients, the market
- * refresh trigger and support reads of any tenant's account data. Holds no data of its own: it
+ * refresh trigger, support reads of any tenant's account data and the job queue's view. Holds no data of its own: it
  * calls the services the CLI and the scheduler use (tenancy, market, accounts).
  */
 @Module({
-  imports: [TenancyModule, MarketModule, AccountsModule, LedgerApiModule],
-  controllers: [AdminTenantsController, AdminClientsController, AdminMarketController, SupportController],
-  providers: [AdminMarketService, SupportReadsService],
+  imports: [TenancyModule, MarketModule, AccountsModule, LedgerApiModule, JobsModule],
+  controllers: [
+    AdminTenantsController,
+    AdminClientsController,
+    AdminMarketController,
+    AdminQueuesController,
+    SupportController,
+  ],
+  providers: [AdminMarketService, SupportReadsService, CursorCodec],
 })
 export class AdminModule {}

@@ -151,7 +151,8 @@ export class JobQueue implements BeforeApplicationShutdown {
       {
         localConcurrency: options.concurrency,
         batchSize: 1,
-        pollingIntervalSeconds: Math.max(500, options.pollIntervalMs ?? this.config.JOBS_POLL_INTERVAL_MS) / 1000,
+        pollingIntervalSeconds:
+          Math.max(500, options.pollIntervalMs ?? this.config.JOBS_POLL_INTERVAL_MS) / 1000,
       },
       async ([job]: Job<T>[]) => {
         if (job) await handler(toQueued(job));

@@ -143,11 +143,18 @@ export class JobsAdmin {
     const boss = await this.queue.instance();
     if (job.sourceQueue && (job.state === 'created' || job.state === 'retry' || job.state === 'failed')) {
       const moved = await boss.redrive(name, { ids: [id] });
-      if (moved !== 1) throw new DomainError(ErrorCode.Conflict, 'The job could not be moved back to its queue; it may have moved already.');
+      if (moved !== 1)
+        throw new DomainError(
+          ErrorCode.Conflict,
+          'The job could not be moved back to its queue; it may have moved already.',
+        );
       return { ...job, state: 'created' };
     }
     if (job.state !== 'failed')
-      throw new DomainError(ErrorCode.Conflict, `Only a failed or dead-lettered job can be retried; this one is ${job.state}.`);
+      throw new DomainError(
+        ErrorCode.Conflict,
+        `Only a failed or dead-lettered job can be retried; this one is ${job.state}.`,
+      );
     await boss.retry(name, id);
     return (await this.find(name, id)) ?? job;
   }

@@ -28,7 +28,9 @@ describe('MarketScheduler', () => {
         handlers.set(name, handler);
       },
       send: async (name: string, data: unknown) => {
-        await handlers.get(name)?.({ id: '1', name, data, retryCount: 0 }).catch(() => undefined);
+        await handlers
+          .get(name)?.({ id: '1', name, data, retryCount: 0 })
+          .catch(() => undefined);
         return '1';
       },
     } as unknown as JobQueue;

@@ -43,13 +43,11 @@ export class MarketScheduler implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (!this.config.SCHEDULER_ENABLED) return;
-    this.ready = this.jobs
-      .define(MARKET_REFRESH_QUEUE)
-      .then(() =>
-        this.jobs.work(MARKET_REFRESH_QUEUE.name, { concurrency: 1 }, async () => {
-          await this.refresh.refreshIfDue();
-        }),
-      );
+    this.ready = this.jobs.define(MARKET_REFRESH_QUEUE).then(() =>
+      this.jobs.work(MARKET_REFRESH_QUEUE.name, { concurrency: 1 }, async () => {
+        await this.refresh.refreshIfDue();
+      }),
+    );
     this.ready.catch((error: unknown) => this.logger.warn(`Market refresh queue: ${errorMessage(error)}`));
     this.registry.addTimeout(
       'market-refresh:first',

@@ -1,4 +1,9 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../../common/clock/clock.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -50,13 +55,15 @@ export class WebhookScheduler implements OnApplicationBootstrap, BeforeApplicati
 
   onApplicationBootstrap(): void {
     if (!this.config.SCHEDULER_ENABLED) return;
-    this.ready = this.jobs.define(WEBHOOK_ROUND_QUEUE).then(() =>
-      this.jobs.work(
-        WEBHOOK_ROUND_QUEUE.name,
-        { concurrency: 1, pollIntervalMs: this.config.WEBHOOK_POLL_MS },
-        () => this.round(),
-      ),
-    );
+    this.ready = this.jobs
+      .define(WEBHOOK_ROUND_QUEUE)
+      .then(() =>
+        this.jobs.work(
+          WEBHOOK_ROUND_QUEUE.name,
+          { concurrency: 1, pollIntervalMs: this.config.WEBHOOK_POLL_MS },
+          () => this.round(),
+        ),
+      );
     this.ready.catch((error: unknown) => this.logger.error(`Webhook delivery queue: ${errorMessage(error)}`));
     const timer = setInterval(() => this.tick(), this.config.WEBHOOK_POLL_MS);
     timer.unref();

@@ -97,7 +97,10 @@ export class RefreshScheduler implements OnApplicationBootstrap {
       async ({ data }) => {
         const outcome = await this.refresher.runScheduledJob(data.tenantId, data.accountId, data.claimOwner);
         if (outcome.status !== 'busy')
-          this.logger.log({ accountId: data.accountId, status: outcome.status }, 'Scheduled refresh finished');
+          this.logger.log(
+            { accountId: data.accountId, status: outcome.status },
+            'Scheduled refresh finished',
+          );
       },
     );
   }

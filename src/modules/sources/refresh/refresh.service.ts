@@ -129,7 +129,14 @@ export class RefreshService {
     const claimed: { tenantId: string; accountId: string; source: string }[] = [];
     for (const source of await this.state.dueSources(now)) {
       const { maxConcurrent } = this.schedules.of(source);
-      const rows = await this.state.claimDueOfSource(now, this.owner, leaseUntil, source, batchSize, maxConcurrent);
+      const rows = await this.state.claimDueOfSource(
+        now,
+        this.owner,
+        leaseUntil,
+        source,
+        batchSize,
+        maxConcurrent,
+      );
       claimed.push(...rows.map((row) => ({ ...row, source })));
     }
     return claimed;
