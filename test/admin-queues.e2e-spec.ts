@@ -66,12 +66,13 @@ describe('admin API: job queue (e2e)', () => {
       retryBackoff: false,
       expireInSeconds: 60,
       counts: { created: 0, retry: 0, active: 0, completed: 0, cancelled: 0, failed: 1 },
-      deadLetter: { name: deadLetterOf(QUEUE), count: 1 },
+      deadLetterQueue: deadLetterOf(QUEUE),
+      deadLetterCount: 1,
     });
-    const dead = (res.body.queues as { name: string; deadLetter: unknown }[]).find(
+    const dead = (res.body.queues as { name: string; deadLetterQueue: unknown }[]).find(
       (q) => q.name === deadLetterOf(QUEUE),
     );
-    expect(dead?.deadLetter).toBeNull();
+    expect(dead?.deadLetterQueue).toBeNull();
   });
 
   it('GET /admin/queues/{name}/jobs: failed jobs with their last error, never their data; cursor pages', async () => {
@@ -128,7 +129,7 @@ describe('admin API: job queue (e2e)', () => {
       .expect(200);
     const after = await t.http.get('/admin/queues').set(bearer(admin)).expect(200);
     const view = after.body.queues.find((q: { name: string }) => q.name === QUEUE);
-    expect(view.deadLetter.count).toBe(0);
+    expect(view.deadLetterCount).toBe(0);
 
     const retried = await t.http
       .post(`/admin/queues/${QUEUE}/jobs/${failedId}/retry`)

@@ -116,10 +116,12 @@ export class AdminQueuesController {
 }
 
 function toQueueDto(queue: QueueView): QueueDto {
+  const { deadLetter, ...rest } = queue;
   return {
-    ...queue,
+    ...rest,
     counts: { ...queue.counts },
-    deadLetter: queue.deadLetter ? { ...queue.deadLetter } : null,
+    deadLetterQueue: deadLetter?.name ?? null,
+    deadLetterCount: deadLetter?.count ?? 0,
   };
 }
 

@@ -30,19 +30,11 @@ export class JobCountsDto {
   failed: number;
 }
 
-export class DeadLetterDto {
-  @ApiProperty({ example: 'refresh.account.sandbox.dead' })
-  name: string;
-
-  @ApiProperty({
-    type: 'integer',
-    description: 'Jobs in the dead letter queue not yet re-queued or deleted.',
-  })
-  count: number;
-}
-
 export class QueueDto {
-  @ApiProperty({ example: 'refresh.account.sandbox' })
+  @ApiProperty({
+    example: 'refresh.account.sandbox',
+    description: 'The queue’s name (docs/jobs.md lists them).',
+  })
   name: string;
 
   @ApiProperty({
@@ -71,11 +63,18 @@ export class QueueDto {
   counts: JobCountsDto;
 
   @ApiProperty({
-    type: DeadLetterDto,
     nullable: true,
-    description: 'Its dead letter queue; null when it has none.',
+    type: String,
+    example: 'refresh.account.sandbox.dead',
+    description: 'Its dead letter queue, where jobs go when their retries ran out; null when it has none.',
   })
-  deadLetter: DeadLetterDto | null;
+  deadLetterQueue: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Jobs waiting in the dead letter queue (not yet re-queued or deleted); 0 without one.',
+  })
+  deadLetterCount: number;
 }
 
 export class QueueListDto {
@@ -111,19 +110,19 @@ export class JobsQueryDto {
 }
 
 export class JobDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', description: 'The job’s id (for the retry).' })
   id: string;
 
-  @ApiProperty({ enum: JOB_STATES })
+  @ApiProperty({ enum: JOB_STATES, description: 'Where the job is (see QueueDto.counts).' })
   state: JobState;
 
   @ApiProperty({ type: 'integer', description: 'Retries so far.' })
   retryCount: number;
 
-  @ApiProperty({ type: 'integer' })
+  @ApiProperty({ type: 'integer', description: 'Retries allowed before it fails.' })
   retryLimit: number;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'When it was enqueued.' })
   createdAt: string;
 
   @ApiProperty({
@@ -132,7 +131,12 @@ export class JobDto {
   })
   startAfter: string;
 
-  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'When its last attempt started.',
+  })
   startedAt: string | null;
 
   @ApiProperty({
