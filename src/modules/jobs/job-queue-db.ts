@@ -30,13 +30,14 @@ interface EmbeddedPoolLike {
 /** Same representations as the rest of the service (pglite-driver.ts): int8 and numeric as text. */
 const PARSERS = { 20: (v: string) => v, 1700: (v: string) => v };
 
+/** The connections are looked up per statement: the CLI opens its DataSource only when a command runs. */
 export function jobQueueDb(dataSource: DataSource): JobQueueDb {
-  const master = (dataSource.driver as unknown as { master: unknown }).master;
-  if (typeof (master as Partial<EmbeddedPoolLike>).exclusive === 'function') {
-    const pool = master as EmbeddedPoolLike;
-    return {
-      executeSql: (text, values) =>
-        pool.exclusive(async (db) => {
+  const master = () => (dataSource.driver as unknown as { master: unknown }).master;
+  return {
+    executeSql: async (text, values) => {
+      const pool = master();
+      if (typeof (pool as Partial<EmbeddedPoolLike>).exclusive === 'function')
+        return (pool as EmbeddedPoolLike).exclusive(async (db) => {
           try {
             if (values && values.length > 0) return await db.query(text, values, { parsers: PARSERS });
             const results = await db.exec(text, { parsers: PARSERS });
@@ -47,11 +48,8 @@ export function jobQueueDb(dataSource: DataSource): JobQueueDb {
             await db.query('ROLLBACK').catch(() => undefined);
             throw error;
           }
-        }),
-    };
-  }
-  const pool = master as PgPoolLike;
-  return {
-    executeSql: async (text, values) => (await pool.query(text, values)) as { rows: any[] }, // eslint-disable-line @typescript-eslint/no-explicit-any
+        });
+      return (await (pool as PgPoolLike).query(text, values)) as { rows: any[] }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    },
   };
 }
