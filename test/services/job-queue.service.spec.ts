@@ -132,3 +132,29 @@ describe('job queue (service tier)', () => {
     expect(await queue.send(name, {}, { singletonKey: 'b', startAfter: 3600 })).toEqual(expect.any(String));
   });
 });
+
+describe('job queue shutdown (service tier)', () => {
+  it('waits for a running job before the database closes', async () => {
+    const s = await startServiceModule({
+      imports: [JobsModule],
+      clock: new Clock(),
+      prices: new FixedMarketPrices({}),
+      env: { SCHEDULER_ENABLED: 'true', JOBS_POLL_INTERVAL_MS: '500', JOBS_SHUTDOWN_TIMEOUT_MS: '10000' },
+    });
+    const queue = s.get(JobQueue);
+    await queue.define(definition('test.shutdown'));
+    let started = false;
+    let finished = false;
+    await queue.work('test.shutdown', { concurrency: 1 }, async () => {
+      started = true;
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // The database is still open for the job's last write.
+      await s.dataSource.query('SELECT 1');
+      finished = true;
+    });
+    await queue.send('test.shutdown', {});
+    await eventually(() => started);
+    await s.close();
+    expect(finished).toBe(true);
+  });
+});
