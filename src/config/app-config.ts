@@ -37,6 +37,9 @@ const toNumber = ({ value }: { value: unknown }) =>
       : value;
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
+/** The job queue's schema when neither JOBS_SCHEMA nor DATABASE_SCHEMA is set (pglite-template.ts). */
+export const DEFAULT_JOBS_SCHEMA = 'pgboss';
+
 export class AppConfig {
   @IsIn(['development', 'test', 'production'])
   NODE_ENV: 'development' | 'test' | 'production' = 'development';
@@ -485,7 +488,7 @@ export class AppConfig {
 
   /** The schema pg-boss keeps its tables in (JOBS_SCHEMA). */
   get jobsSchema(): string {
-    return this.JOBS_SCHEMA ?? (this.DATABASE_SCHEMA ? `${this.DATABASE_SCHEMA}_jobs` : 'pgboss');
+    return this.JOBS_SCHEMA ?? (this.DATABASE_SCHEMA ? `${this.DATABASE_SCHEMA}_jobs` : DEFAULT_JOBS_SCHEMA);
   }
 
   get isProduction(): boolean {

@@ -9,7 +9,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PgBoss } from 'pg-boss';
 import { DataSource } from 'typeorm';
+import { DEFAULT_JOBS_SCHEMA } from '../config/app-config.js';
+import { jobQueueDb } from '../modules/jobs/job-queue-db.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { TEMPLATE_DIRECTORY, templateFileName } from './pglite-template.js';
 
@@ -36,6 +39,18 @@ async function main(): Promise<void> {
     );
     await dataSource.initialize();
     const applied = await dataSource.runMigrations({ transaction: 'each' });
+    // The job queue's schema (docs/jobs.md), as pg-boss installs it at a first start.
+    const boss = new PgBoss({
+      db: jobQueueDb(dataSource),
+      schema: DEFAULT_JOBS_SCHEMA,
+      backend: 'pglite',
+      supervise: false,
+      schedule: false,
+      registerInstance: false,
+      openTelemetry: { enabled: false },
+    });
+    await boss.start();
+    await boss.stop({ graceful: false, close: false });
     await dataSource.destroy();
     const db = await PGlite.create(join(scratch, 'pglite'));
     const dump = await db.dumpDataDir('gzip');
