@@ -11,11 +11,13 @@ import { LedgerModule } from '../../src/modules/ledger/index.js';
 import {
   ConnectorRegistry,
   RefreshScheduler,
+  RefreshService,
   SourceSchedules,
   SourcesModule,
   type ConnectorRequest,
   type ConnectorResult,
 } from '../../src/modules/sources/index.js';
+import { RefreshStateRepository } from '../../src/modules/sources/testing.js';
 import { accountState, insertAccount, insertTenant } from '../factories/account-rows.factory.js';
 import { ScriptedConnector, sourceTx } from '../factories/accounts.factory.js';
 import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
@@ -127,5 +129,26 @@ describe('scheduled refresh through the job queue (service tier)', () => {
     // The claim was given back: the waiting job will take the free lease when it runs.
     const [row] = await s.dataSource.query('SELECT refresh_lease_owner FROM account WHERE id = $1', [id]);
     expect(row.refresh_lease_owner).toBeNull();
+  });
+
+  it('a job whose account another refresh holds (a partner’s forced refresh) completes as busy, without refreshing', async () => {
+    const connector = new ScriptedConnector().serves(HISTORY);
+    s.get(ConnectorRegistry).register('raced', connector);
+    const id = await insertAccount(s.dataSource, tenantId, { source: 'raced', createdOn: new Date() });
+    const refresher = s.get(RefreshService);
+    const now = new Date();
+    // The forced refresh's lease (another owner), then the queued job of an earlier claim.
+    await s
+      .get(RefreshStateRepository)
+      .claimLease(tenantId, id, 'partner-refresh', now, new Date(now.getTime() + 60_000));
+    expect(await refresher.runScheduledJob(tenantId, id, 'an-earlier-claim')).toEqual({ status: 'busy' });
+    expect(connector.calls).toBe(0);
+    // Lease free again and the account still due: the job takes it and refreshes.
+    await s.get(RefreshStateRepository).releaseLease(tenantId, id, 'partner-refresh');
+    expect((await refresher.runScheduledJob(tenantId, id, 'an-earlier-claim')).status).toBe('refreshed');
+    expect(connector.calls).toBe(1);
+    // Refreshed since, no longer due: a late duplicate job does nothing.
+    expect(await refresher.runScheduledJob(tenantId, id, 'an-earlier-claim')).toEqual({ status: 'busy' });
+    expect(connector.calls).toBe(1);
   });
 });
