@@ -228,6 +228,16 @@ export class AppConfig {
   @Matches(/^[a-z_][a-z0-9_]{0,50}$/, { message: 'JOBS_SCHEMA must be a lower-case SQL identifier' })
   JOBS_SCHEMA?: string;
 
+  /**
+   * How often pg-boss's supervisor (on SCHEDULER_ENABLED instances) fails the jobs that ran past
+   * their expiry (a killed worker's) so they are retried, and applies retention.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3_600)
+  JOBS_SUPERVISE_INTERVAL_SECONDS = 60;
+
   /** On shutdown, running jobs get this long to finish before the database closes under them. */
   @Transform(toInt)
   @IsInt()

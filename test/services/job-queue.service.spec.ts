@@ -133,6 +133,45 @@ describe('job queue (service tier)', () => {
   });
 });
 
+describe('job queue: a worker killed mid-job (service tier)', () => {
+  it('the job expires and is retried on a live worker', async () => {
+    const s = await startServiceModule({
+      imports: [JobsModule],
+      clock: new Clock(),
+      prices: new FixedMarketPrices({}),
+      env: {
+        SCHEDULER_ENABLED: 'true',
+        JOBS_POLL_INTERVAL_MS: '500',
+        JOBS_SUPERVISE_INTERVAL_SECONDS: '1',
+        JOBS_SHUTDOWN_TIMEOUT_MS: '5000',
+      },
+    });
+    try {
+      const queue = s.get(JobQueue);
+      const name = 'test.killed';
+      await queue.define(definition(name, { retryLimit: 2, expireInSeconds: 1 }));
+      const id = (await queue.send(name, { n: 1 }))!;
+      // The "killed" worker: takes the job (active) and never settles it, as a SIGKILLed process.
+      const boss = await queue.instance();
+      const [taken] = await boss.fetch(name);
+      expect(taken?.id).toBe(id);
+      const runs: number[] = [];
+      await queue.work(name, { concurrency: 1 }, async (job) => {
+        runs.push(job.retryCount);
+      });
+      await eventually(() => runs.length === 1, 30_000);
+      expect(runs).toEqual([1]);
+      const [job] = (await s.get(JobsAdmin).jobs(name, { limit: 10 })).jobs;
+      await eventually(
+        async () => (await s.get(JobsAdmin).jobs(name, { limit: 10 })).jobs[0]!.state === 'completed',
+      );
+      expect(job!.id).toBe(id);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('job queue shutdown (service tier)', () => {
   it('waits for a running job before the database closes', async () => {
     const s = await startServiceModule({

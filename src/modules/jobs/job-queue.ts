@@ -204,6 +204,8 @@ export class JobQueue implements BeforeApplicationShutdown {
       backend: this.embedded ? 'pglite' : 'postgres',
       // Maintenance (expiring the jobs of a dead worker, retention) only where workers run.
       supervise: this.workersEnabled,
+      superviseIntervalSeconds: this.config.JOBS_SUPERVISE_INTERVAL_SECONDS,
+      monitorIntervalSeconds: this.config.JOBS_SUPERVISE_INTERVAL_SECONDS,
       schedule: false,
       migrate: true,
       createSchema: true,
