@@ -13,6 +13,7 @@
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import type { Response, Test } from 'supertest';
 import { computeCostBasis } from '../src/domain/cost-basis/index.js';
+import { JobQueue } from '../src/modules/jobs/index.js';
 import { LedgerService } from '../src/modules/ledger/index.js';
 import { sandboxId, sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
 import { ClientsService } from '../src/modules/tenancy/clients.service.js';
@@ -862,6 +863,40 @@ describe('OpenAPI document against live responses (e2e)', () => {
     expect(problems).toEqual([]);
   });
 
+  it('job queue operations answer as documented (issue 18 item 3)', async () => {
+    const adminNow = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
+    const queue = t.app.get(JobQueue);
+    const name = 'openapi.fails';
+    await queue.define({
+      name,
+      policy: 'standard',
+      retryLimit: 0,
+      retryDelaySeconds: 0,
+      retryBackoff: false,
+      expireInSeconds: 60,
+      deleteAfterSeconds: 3600,
+      deadLetter: true,
+    });
+    await queue.work(name, { concurrency: 1 }, async () => {
+      throw new Error('fails on purpose');
+    });
+    const id = (await queue.send(name, {}))!;
+    await queue.drain(name);
+    const list = 'GET /admin/queues';
+    await call(list, t.http.get('/admin/queues').set(bearer(adminNow)));
+    await call(list, t.http.get('/admin/queues'));
+    const jobs = 'GET /admin/queues/{name}/jobs';
+    await call(jobs, t.http.get(`/admin/queues/${name}/jobs?state=failed`).set(bearer(adminNow)));
+    await call(jobs, t.http.get(`/admin/queues/${name}/jobs?state=lost`).set(bearer(adminNow)));
+    await call(jobs, t.http.get('/admin/queues/no.such.queue/jobs').set(bearer(adminNow)));
+    const retry = 'POST /admin/queues/{name}/jobs/{id}/retry';
+    await call(retry, t.http.post(`/admin/queues/${name}/jobs/${id}/retry`).set(bearer(adminNow)));
+    await call(retry, t.http.post(`/admin/queues/${name}/jobs/${id}/retry`).set(bearer(adminNow)));
+    await call(retry, t.http.post(`/admin/queues/${name}/jobs/${NOBODY}/retry`).set(bearer(adminNow)));
+    await call(retry, t.http.post(`/admin/queues/${name}/jobs/x/retry`).set(bearer(adminNow)));
+    expect(problems).toEqual([]);
+  });
+
   it('every secured operation answers 401 without a token and 403 without its scope; every body operation 413 past the limit', async () => {
     for (const [path, item] of Object.entries(served.paths)) {
       for (const [method, op] of Object.entries(item)) {
@@ -954,7 +989,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
     // + the audit trail's query, export and verify and the report snapshots' create, list and read (issue 18)
     // + GET and POST /taip/cost-basis-method (issue 19)
     // + POST, GET and DELETE /taip/lot-selections (issue 19 item 2)
-    // + GET and POST /taip/safe-harbor-allocation (issue 19 item 6).
-    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3 + 2);
+    // + GET and POST /taip/safe-harbor-allocation (issue 19 item 6)
+    // + the job queue's GET /admin/queues, its jobs and a job's retry (issue 18 item 3).
+    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3 + 2 + 3);
   });
 });

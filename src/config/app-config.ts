@@ -37,6 +37,9 @@ const toNumber = ({ value }: { value: unknown }) =>
       : value;
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
+/** The job queue's schema when neither JOBS_SCHEMA nor DATABASE_SCHEMA is set (pglite-template.ts). */
+export const DEFAULT_JOBS_SCHEMA = 'pgboss';
+
 export class AppConfig {
   @IsIn(['development', 'test', 'production'])
   NODE_ENV: 'development' | 'test' | 'production' = 'development';
@@ -198,10 +201,49 @@ export class AppConfig {
   @Max(120_000)
   SHUTDOWN_GRACE_MS = 0;
 
-  /** Scheduled refresh jobs; tests turn them off and call the services directly. */
+  /**
+   * Scheduled refreshes and the job queue's workers (docs/jobs.md); tests turn them off and call
+   * the services directly (or drain a queue).
+   */
   @Transform(toBool)
   @IsBoolean()
   SCHEDULER_ENABLED = true;
+
+  /**
+   * The job queue (docs/jobs.md): how often an idle worker asks pg-boss for a job (pg-boss's
+   * minimum is 500 ms). Workers run only when SCHEDULER_ENABLED is on; sending works either way.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  JOBS_POLL_INTERVAL_MS = 2_000;
+
+  /**
+   * The schema pg-boss keeps its tables in (created on first use). Default: `pgboss`, or
+   * `<DATABASE_SCHEMA>_jobs` when DATABASE_SCHEMA is set (each test suite's queue is its own).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[a-z_][a-z0-9_]{0,50}$/, { message: 'JOBS_SCHEMA must be a lower-case SQL identifier' })
+  JOBS_SCHEMA?: string;
+
+  /**
+   * How often pg-boss's supervisor (on SCHEDULER_ENABLED instances) fails the jobs that ran past
+   * their expiry (a killed worker's) so they are retried, and applies retention.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3_600)
+  JOBS_SUPERVISE_INTERVAL_SECONDS = 60;
+
+  /** On shutdown, running jobs get this long to finish before the database closes under them. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(120_000)
+  JOBS_SHUTDOWN_TIMEOUT_MS = 30_000;
 
   /**
    * Webhook delivery worker (docs/events.md): how often it fans out new events and sends due
@@ -452,6 +494,11 @@ export class AppConfig {
   /** TRUST_PROXY as Express's `trust proxy` setting (validated by loadConfig). */
   get trustProxy(): false | number | string[] {
     return parseTrustProxy(this.TRUST_PROXY) ?? false;
+  }
+
+  /** The schema pg-boss keeps its tables in (JOBS_SCHEMA). */
+  get jobsSchema(): string {
+    return this.JOBS_SCHEMA ?? (this.DATABASE_SCHEMA ? `${this.DATABASE_SCHEMA}_jobs` : DEFAULT_JOBS_SCHEMA);
   }
 
   get isProduction(): boolean {

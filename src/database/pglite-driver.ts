@@ -120,6 +120,21 @@ export function createPGliteDriverModule(
       return this.client.query(sql, params, cb);
     }
 
+    /**
+     * Runs `fn` on the raw PGlite session while holding the connection, like any pool client: no
+     * TypeORM transaction can be open meanwhile and none starts until `fn` settles (the job queue's
+     * adapter, src/modules/jobs/job-queue-db.ts, sends pg-boss's multi-statement blocks this way).
+     */
+    async exclusive<T>(fn: (db: PGlite) => Promise<T>): Promise<T> {
+      await this.db.waitReady;
+      const unlock = await this.mutex.acquire();
+      try {
+        return await fn(this.db);
+      } finally {
+        unlock();
+      }
+    }
+
     end(callback?: (error?: Error | null) => void): void {
       this.db.close().then(
         () => {

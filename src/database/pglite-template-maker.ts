@@ -1,6 +1,7 @@
 /**
  * Makes the embedded database template (pglite-template.ts) for this tree's migrations unless it
- * exists: a fresh cluster with every migration applied, dumped with PGlite's `dumpDataDir`. Used
+ * exists: a fresh cluster with every migration applied and the job queue's (pg-boss) schema
+ * installed, dumped with PGlite's `dumpDataDir`. Used
  * by the build's postbuild step (pglite-template-cli.ts) and by the test suite, whose in-memory
  * databases then start from it instead of creating a cluster and applying every migration each
  * time (test/support/test-app.ts).
@@ -10,7 +11,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PgBoss } from 'pg-boss';
 import { DataSource } from 'typeorm';
+import { DEFAULT_JOBS_SCHEMA } from '../config/app-config.js';
+import { jobQueueDb } from '../modules/jobs/job-queue-db.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { TEMPLATE_DIRECTORY, templateFileName } from './pglite-template.js';
 
@@ -39,6 +43,18 @@ export async function ensurePGliteTemplate(): Promise<TemplateOutcome> {
     );
     await dataSource.initialize();
     const applied = await dataSource.runMigrations({ transaction: 'each' });
+    // The job queue's schema (docs/jobs.md), as pg-boss installs it at a first start.
+    const boss = new PgBoss({
+      db: jobQueueDb(dataSource),
+      schema: DEFAULT_JOBS_SCHEMA,
+      backend: 'pglite',
+      supervise: false,
+      schedule: false,
+      registerInstance: false,
+      openTelemetry: { enabled: false },
+    });
+    await boss.start();
+    await boss.stop({ graceful: false, close: false });
     await dataSource.destroy();
     const db = await PGlite.create(join(scratch, 'pglite'));
     const dump = await db.dumpDataDir('gzip');

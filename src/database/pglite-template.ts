@@ -9,7 +9,8 @@
  * is then unpacked from it (~0.5–0.7 s) and the start finds no migration pending. The test suite
  * makes one for the source tree's migrations (`pglite-template/`, test/support/test-app.ts).
  *
- * The template holds the schema and the migrations' own rows only: no signing keys, secrets,
+ * The template holds the schema and the migrations' own rows only (and the job queue's empty
+ * `pgboss` schema, which pg-boss would otherwise install at the first start, ~6 s on PGlite): no signing keys, secrets,
  * tenants or sandbox data (those are made at start-up, per data directory, as before). Its name
  * carries a hash of the migration files and of PGlite's version, so a template from other
  * migrations is never used; without a matching template (a tree compiled with tsc alone) the
@@ -29,7 +30,9 @@ const MIGRATIONS_DIRECTORY = fileURLToPath(new URL('../../migrations/', import.m
 /** The template's file name for the migrations and PGlite version this build holds. */
 export function templateFileName(): string {
   const hash = createHash('sha256');
-  hash.update(`pglite ${pgliteVersion()}\n`);
+  hash.update(`pglite ${packageVersion('@electric-sql/pglite')}\n`);
+  // The job queue's schema (pg-boss installs it; docs/jobs.md) is in the template too.
+  hash.update(`pg-boss ${packageVersion('pg-boss')}\n`);
   const files = readdirSync(MIGRATIONS_DIRECTORY)
     .filter((name) => /\.(js|ts)$/.test(name) && !name.endsWith('.d.ts'))
     .sort();
@@ -69,14 +72,14 @@ export function templateFor(dataDir: string | undefined): Blob | undefined {
 
 let cached: { path: string; blob: Blob } | undefined;
 
-function pgliteVersion(): string {
-  // The package does not export its package.json: find it above its resolved entry point.
-  let directory = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+function packageVersion(name: string): string {
+  // Packages need not export their package.json: find it above the resolved entry point.
+  let directory = dirname(createRequire(import.meta.url).resolve(name));
   for (;;) {
     const candidate = join(directory, 'package.json');
     if (existsSync(candidate)) {
       const manifest = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === '@electric-sql/pglite') return manifest.version ?? 'unknown';
+      if (manifest.name === name) return manifest.version ?? 'unknown';
     }
     const parent = dirname(directory);
     if (parent === directory) return 'unknown';

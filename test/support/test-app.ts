@@ -52,6 +52,8 @@ export async function createTestSchema(): Promise<{ schema: string; drop: () => 
       const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
       await client.connect();
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      // The job queue's tables (AppConfig.jobsSchema), when the suite used it.
+      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
       await client.end();
     },
   };

@@ -11,6 +11,7 @@ import { MarketDataService } from './market-data.service.js';
 import { MarketPricesService } from './market-prices.service.js';
 import { MarketRefreshService } from './market-refresh.service.js';
 import { MarketSandboxSeed } from './market-sandbox.seed.js';
+import { JobsModule } from '../jobs/index.js';
 import { MarketScheduler } from './market.scheduler.js';
 import { MarketRepository } from './market.repository.js';
 import { MARKET_DATA_PROVIDER, type MarketDataProvider } from './providers/market-data-provider.js';
@@ -26,6 +27,7 @@ import { SandboxMarketProvider } from './providers/sandbox-market.provider.js';
 @Module({
   imports: [
     TypeOrmModule.forFeature([AssetEntity, MarketSnapshotEntity, PriceHistoryEntity, MarketRefreshJobEntity]),
+    JobsModule,
   ],
   controllers: [MarketDataController],
   providers: [

@@ -5,7 +5,12 @@
 export { SourcesModule } from './sources.module.js';
 export { RefreshService, type RefreshOutcome, type RefreshTrigger } from './refresh/refresh.service.js';
 export { LEASE_MS, STALE_AFTER_MS } from './refresh/refresh-timing.js';
-export { REFRESH_BATCH_SIZE } from './refresh/refresh.scheduler.js';
+export {
+  REFRESH_BATCH_SIZE,
+  RefreshScheduler,
+  refreshQueueOf,
+  type RefreshAccountJob,
+} from './refresh/refresh.scheduler.js';
 export {
   BUILT_IN_SOURCES,
   CONNECTOR_TIMEOUT_MS,

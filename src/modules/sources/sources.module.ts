@@ -12,6 +12,7 @@
 import { Module } from '@nestjs/common';
 import { MARKET_PRICES, type MarketPricesPort } from '../../common/ports/market-prices.port.js';
 import { AppConfig } from '../../config/app-config.js';
+import { JobsModule } from '../jobs/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { MarketModule } from '../market/market.module.js';
 import { BitcoinConnector } from './bitcoin/bitcoin.connector.js';
@@ -37,7 +38,7 @@ import { SandboxConnector } from './sandbox/sandbox.connector.js';
 import { ImportFileService } from './exports/import-file.service.js';
 
 @Module({
-  imports: [LedgerModule, MarketModule],
+  imports: [LedgerModule, MarketModule, JobsModule],
   providers: [
     SandboxConnector,
     {

@@ -10,6 +10,7 @@
  */
 import { Global, Module } from '@nestjs/common';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import { JobsModule } from '../jobs/index.js';
 import { ACCOUNT_EVENTS } from '../sources/index.js';
 import { OutboxRecorder } from './outbox.recorder.js';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
@@ -21,6 +22,7 @@ import { WebhooksService } from './webhooks.service.js';
 
 @Global()
 @Module({
+  imports: [JobsModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,

@@ -155,6 +155,32 @@ export class RefreshStateRepository {
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
+  /**
+   * A queued refresh job takes over the lease its scheduler claim took (`claimOwner`, possibly
+   * another instance), or a lapsed or free one if the account is still due (the job waited in the
+   * queue past the lease, or a crashed attempt gave it back). Null: someone else holds it, or the
+   * account is no longer due (a partner's refresh ran meanwhile).
+   */
+  async takeOverLease(
+    tenantId: string,
+    accountId: string,
+    claimOwner: string,
+    owner: string,
+    now: Date,
+    until: Date,
+  ): Promise<SyncAccount | null> {
+    const { rows } = await runSql<SyncAccountRow>(
+      this.m(),
+      `UPDATE account SET refresh_lease_until = $5, refresh_lease_owner = $4
+       WHERE tenant_id = $1 AND id = $2
+         AND ((refresh_lease_owner = $3 AND refresh_lease_until >= $6)
+           OR ((refresh_lease_until IS NULL OR refresh_lease_until < $6) AND next_refresh_at <= $6))
+       RETURNING ${SYNC_COLUMNS}`,
+      [tenantId, accountId, claimOwner, owner, until, now],
+    );
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
   /** Gives the lease back, only if this owner still holds it. */
   async releaseLease(
     tenantId: string,

@@ -116,20 +116,74 @@ export class RefreshService {
   async dispatchDueAccounts(
     batchSize: number,
   ): Promise<{ started: number; done: Promise<RefreshOutcome[]> }> {
-    const now = this.clock.now();
-    const leaseUntil = new Date(now.getTime() + LEASE_MS);
-    const claimed: { tenantId: string; accountId: string }[] = [];
-    for (const source of await this.state.dueSources(now)) {
-      const { maxConcurrent } = this.schedules.of(source);
-      claimed.push(
-        ...(await this.state.claimDueOfSource(now, this.owner, leaseUntil, source, batchSize, maxConcurrent)),
-      );
-    }
+    const claimed = await this.claimDueAccounts(batchSize);
     const runs = claimed.map(({ tenantId, accountId }) => this.runClaimed(tenantId, accountId));
     const done = Promise.all(runs).then((outcomes) =>
       outcomes.filter((outcome): outcome is RefreshOutcome => outcome !== null),
     );
     return { started: claimed.length, done };
+  }
+
+  /**
+   * The claim half of dispatchDueAccounts: per source, leases (as `this.owner`) up to `batchSize`
+   * due accounts within the source's `maxConcurrent` live leases. The scheduler enqueues one
+   * `refresh.account.<source>` job per claimed account (docs/jobs.md); the lease stays taken
+   * until the job's refresh ends, so the per-source cap holds across instances.
+   */
+  async claimDueAccounts(
+    batchSize: number,
+  ): Promise<{ tenantId: string; accountId: string; source: string }[]> {
+    const now = this.clock.now();
+    const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    const claimed: { tenantId: string; accountId: string; source: string }[] = [];
+    for (const source of await this.state.dueSources(now)) {
+      const { maxConcurrent } = this.schedules.of(source);
+      const rows = await this.state.claimDueOfSource(
+        now,
+        this.owner,
+        leaseUntil,
+        source,
+        batchSize,
+        maxConcurrent,
+      );
+      claimed.push(...rows.map((row) => ({ ...row, source })));
+    }
+    return claimed;
+  }
+
+  /** Gives back a lease claimDueAccounts took (its job could not be enqueued). */
+  async releaseClaim(tenantId: string, accountId: string): Promise<void> {
+    await this.state.releaseLease(tenantId, accountId, this.owner);
+  }
+
+  /**
+   * A `refresh.account` job (docs/jobs.md): takes over the lease the scheduler's claim took
+   * (`claimOwner`, any instance) and refreshes. `busy` when another refresh holds the account or
+   * it is no longer due. A failed refresh (the source's error) is an outcome, recorded in the
+   * account's state with its backoff; only an unexpected error (the database went away) rejects,
+   * after giving the lease back, so the queue retries the job.
+   */
+  async runScheduledJob(tenantId: string, accountId: string, claimOwner: string): Promise<RefreshOutcome> {
+    const key = `${tenantId}/${accountId}`;
+    if (this.running.has(key)) return { status: 'busy' };
+    const now = this.clock.now();
+    const account = await this.state.takeOverLease(
+      tenantId,
+      accountId,
+      claimOwner,
+      this.owner,
+      now,
+      new Date(now.getTime() + LEASE_MS),
+    );
+    if (!account) return { status: 'busy' };
+    const run = this.runLeased(account, 'schedule').finally(() => this.running.delete(key));
+    this.running.set(key, run);
+    try {
+      return await run;
+    } catch (error) {
+      await this.state.releaseLease(tenantId, accountId, this.owner).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** Runs one scheduler-claimed account; never rejects (a failure is logged, the lease given back). */
