@@ -298,6 +298,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Job queues
+         * @description Every queue of the job queue (docs/jobs.md): its policy and retry settings, its jobs counted by state, and its dead letter queue with the jobs waiting there.
+         */
+        get: operations["AdminQueuesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/queues/{name}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A queue’s jobs, newest first (cursor-paginated)
+         * @description Id, state, retries, times and the last error of each job; never the job’s data. `state=failed` lists the jobs whose retries ran out.
+         */
+        get: operations["AdminQueuesController_jobsOf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/queues/{name}/jobs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-queue a failed or dead-lettered job
+         * @description A failed job is retried in its queue; a job in a dead letter queue (`…​.dead`) is moved back onto the queue it failed on, with its retries reset. The job runs on the next free worker.
+         */
+        post: operations["AdminQueuesController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/support/accounts/{accountId}": {
         parameters: {
             query?: never;
@@ -2791,6 +2851,66 @@ export interface components {
              */
             tenantId: string;
         };
+        JobCountsDto: {
+            /** @description Running on a worker now. */
+            active: number;
+            /** @description Cancelled. */
+            cancelled: number;
+            /** @description Finished (kept for the queue’s retention, then deleted). */
+            completed: number;
+            /** @description Waiting for their first attempt (or their start time). */
+            created: number;
+            /** @description Failed their last retry (a copy waits in the dead letter queue, when the queue has one). */
+            failed: number;
+            /** @description Failed an attempt; waiting for the retry (backoff). */
+            retry: number;
+        };
+        JobDto: {
+            /**
+             * Format: date-time
+             * @description When it completed or failed.
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was enqueued.
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The job’s id (for the retry).
+             */
+            id: string;
+            /** @description The last failed attempt’s error message (at most 500 characters; never a stack or the job’s data). */
+            lastError: string | null;
+            /** @description Retries so far. */
+            retryCount: number;
+            /** @description Retries allowed before it fails. */
+            retryLimit: number;
+            /** @description For a job in a dead letter queue: the queue it failed on (a retry sends it back there). */
+            sourceQueue: string | null;
+            /**
+             * Format: date-time
+             * @description Not run before this (a retry’s backoff, a delayed job).
+             */
+            startAfter: string;
+            /**
+             * Format: date-time
+             * @description When its last attempt started.
+             */
+            startedAt: string | null;
+            /**
+             * @description Where the job is (see QueueDto.counts).
+             * @enum {string}
+             */
+            state: "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
+        };
+        JobListDto: {
+            /** @description Newest first. A job’s data is never shown (it may name accounts). */
+            jobs: components["schemas"]["JobDto"][];
+            /** @description Cursor of the next page; null on the last. */
+            nextCursor: string | null;
+        };
         JwkDto: {
             /**
              * @description Algorithm.
@@ -3436,6 +3556,39 @@ export interface components {
              * @example 0.6
              */
             volatility?: number | null;
+        };
+        QueueDto: {
+            /** @description Jobs by state. */
+            counts: components["schemas"]["JobCountsDto"];
+            /** @description Jobs waiting in the dead letter queue (not yet re-queued or deleted); 0 without one. */
+            deadLetterCount: number;
+            /**
+             * @description Its dead letter queue, where jobs go when their retries ran out; null when it has none.
+             * @example refresh.account.sandbox.dead
+             */
+            deadLetterQueue: string | null;
+            /** @description A job running longer than this (seconds) is failed and retried. */
+            expireInSeconds: number;
+            /**
+             * @description The queue’s name (docs/jobs.md lists them).
+             * @example refresh.account.sandbox
+             */
+            name: string;
+            /**
+             * @description pg-boss queue policy: `standard`; `short` (one waiting job per key); `exclusive` (one waiting or running job per key).
+             * @example exclusive
+             */
+            policy: string;
+            /** @description Whether the retry delay doubles per retry (with jitter). */
+            retryBackoff: boolean;
+            /** @description First retry delay in seconds. */
+            retryDelaySeconds: number;
+            /** @description Retries after the first attempt before the job fails. */
+            retryLimit: number;
+        };
+        QueueListDto: {
+            /** @description Every queue, by name. */
+            queues: components["schemas"]["QueueDto"][];
         };
         ReadinessReasonDto: {
             /**
@@ -6304,6 +6457,301 @@ export interface operations {
                 };
             };
             /** @description A refresh is already running (the scheduler’s or another admin’s, on any instance); nothing was started. `detail` says since when. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with a different request (reason `idempotency_key_reused`; `errors` names `Idempotency-Key`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminQueuesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueListDto"];
+                };
+            };
+            /** @description Malformed input, named in `errors` (a NUL character in the path or query counts on every route; so do unknown query parameters where the operation takes some). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminQueuesController_jobsOf: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page (opaque, tamper-evident). */
+                cursor?: string;
+                /** @description Page size, default 50, at most 200. */
+                limit?: number;
+                /** @description Only jobs in this state. */
+                state?: "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
+            };
+            header?: never;
+            path: {
+                /** @description name must be a queue name (a-z 0-9 . _ -, at most 100). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobListDto"];
+                };
+            };
+            /** @description name malformed, state unknown, limit out of range or cursor invalid (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such queue. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AdminQueuesController_retry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description id (UUID). */
+                id: string;
+                /** @description name must be a queue name (a-z 0-9 . _ -, at most 100). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, re-queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobDto"];
+                };
+            };
+            /** @description name malformed or id not a UUID (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such queue, or no such job in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The job is not failed or dead-lettered (it is waiting, running or done). */
             409: {
                 headers: {
                     [name: string]: unknown;
