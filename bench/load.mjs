@@ -436,6 +436,9 @@ try {
   const floorSpec = {
     databaseUrl: DATABASE_URL,
     schema,
+    // The service's server-side timeout; not its client-side query_timeout (bench/README.md,
+    // 2026-11-24: with it, the floor's young-generation collections copy every query's rows).
+    poolOptions: { statement_timeout: 5000 },
     routes: Object.values(floorRoutes).map((route, i) => {
       const file = join(floorDir, `body-${i}.json`);
       writeFileSync(file, route.body);
@@ -618,7 +621,12 @@ try {
         ),
       );
     }
-    rmSync(profileDir, { recursive: true, force: true });
+    // CPU_PROF_KEEP=1 keeps the .cpuprofile (for DevTools or a closer look) and says where.
+    if (process.env.CPU_PROF_KEEP === '1')
+      console.log(
+        `\nProfile kept: ${join(profileDir, file ?? '')} (windows, monotonic µs: ${JSON.stringify(profiledRuns.map((r) => r.monotonic))})`,
+      );
+    else rmSync(profileDir, { recursive: true, force: true });
   }
   if (gcDir) rmSync(gcDir, { recursive: true, force: true });
 }

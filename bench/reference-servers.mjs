@@ -56,6 +56,7 @@ if (kind === 'http') {
     connectionString: spec.databaseUrl,
     max: 10,
     options: `-c search_path=${spec.schema}`,
+    ...spec.poolOptions, // the service's timeouts (data-source-options.ts), when given
   });
   const { Controller, Get, Header, Module } = await import('@nestjs/common');
   const { NestFactory } = await import('@nestjs/core');
