@@ -381,7 +381,6 @@ try {
   const tenantId = (await admin.query(`SELECT tenant_id FROM ${schema}.account WHERE id = $1`, [accountId]))
     .rows[0].tenant_id;
   const portfoliosBody = (await get('/api/portfolios')).text;
-  const portfolioIds = JSON.parse(portfoliosBody).map((p) => p.id); // a bare array (no envelope)
   const floorRoutes = {
     'GET transactions (page of 100)': {
       path: 'floor/transactions',
@@ -419,15 +418,11 @@ try {
       body: portfoliosBody,
       queries: [
         {
-          sql: `SELECT "PortfolioEntity"."id" AS "PortfolioEntity_id", "PortfolioEntity"."tenant_id" AS "PortfolioEntity_tenant_id", "PortfolioEntity"."name" AS "PortfolioEntity_name", "PortfolioEntity"."created_at" AS "PortfolioEntity_created_at", "PortfolioEntity"."updated_at" AS "PortfolioEntity_updated_at" FROM "portfolio" "PortfolioEntity" WHERE (("PortfolioEntity"."tenant_id" = $1)) ORDER BY "PortfolioEntity"."created_at" ASC, "PortfolioEntity"."id" ASC`,
+          sql: `SELECT p.id, p.name, a.symbol, a.percentage
+           FROM portfolio p LEFT JOIN portfolio_allocation a ON a.portfolio_id = p.id
+          WHERE p.tenant_id = $1
+          ORDER BY p.created_at, p.id, a.percentage DESC, a.symbol`,
           params: [tenantId],
-        },
-        {
-          sql: `SELECT portfolio_id AS "portfolioId", symbol, percentage
-         FROM portfolio_allocation
-        WHERE portfolio_id = ANY($1::uuid[])
-        ORDER BY portfolio_id, percentage DESC, symbol`,
-          params: [portfolioIds],
         },
       ],
     },
