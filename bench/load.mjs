@@ -29,7 +29,8 @@
  *                                                        request (cached balances and bare NestJS),
  *                                                        which host noise does not move; their logs
  *                                                        then go to a temporary file, not /dev/null
- * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test.
+ * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test. BENCH_SERVICE runs another
+ * build's main.js (a copy of dist/ kept inside the repository, so node_modules resolve).
  *
  * Floors of the DB-bound rows (transactions, crypto-data, portfolios): a third reference, bare
  * NestJS + the same SQL (bench/reference-servers.mjs `nest-sql`), runs the statements the service
@@ -90,6 +91,8 @@ const CONNECTIONS = 50;
 const FIXED_RATE = 500;
 const ROUNDS = SHORT ? 1 : 3;
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+/** The service's entry point: another build's copy (e.g. BENCH_SERVICE=.ab/before/src/main.js) for a before/after pair. */
+const SERVICE_ENTRY = process.env.BENCH_SERVICE || 'dist/src/main.js';
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -303,7 +306,7 @@ try {
   const [command, commandArgs] = onServerCore([
     ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
     ...serviceTrace.flags,
-    'dist/src/main.js',
+    SERVICE_ENTRY,
   ]);
   const service = spawn(command, commandArgs, {
     env: {
