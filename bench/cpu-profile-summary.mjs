@@ -19,8 +19,26 @@ const CATEGORIES = [
   ['node internals (timers, events, buffers)', /^node:/],
 ];
 
-export function summarizeProfile(profile) {
+/**
+ * `windows`, when given: [from, to] pairs of CLOCK_MONOTONIC µs (process.hrtime.bigint() / 1000n in
+ * any process of the machine, the clock of the profile's timestamps); only samples inside one count,
+ * so start-up and the other endpoints' runs stay out of the summary.
+ */
+export function summarizeProfile(profile, windows) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  if (windows?.length) {
+    let at = profile.startTime;
+    const samples = [];
+    const timeDeltas = [];
+    profile.samples.forEach((id, i) => {
+      at += profile.timeDeltas[i] ?? 0;
+      if (windows.some(([from, to]) => at >= from && at <= to)) {
+        samples.push(id);
+        timeDeltas.push(profile.timeDeltas[i] ?? 0);
+      }
+    });
+    profile = { ...profile, samples, timeDeltas };
+  }
   const totals = new Map();
   let all = 0;
   profile.samples.forEach((id, i) => {

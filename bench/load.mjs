@@ -22,12 +22,21 @@
  *   npm run build && node bench/load.mjs                 full run (figures for bench/README.md)
  *   node bench/load.mjs --short                          CI: a few seconds each, fails on any error
  *   node bench/load.mjs --cpu-prof                       also writes a CPU profile of the service
- *                                                        during the balances run and summarises it
+ *                                                        and summarises the balances rounds of it
+ *   node bench/load.mjs --cpu-prof=transactions          the same for the first endpoint whose name
+ *                                                        contains the text (only it is measured)
  *   node bench/load.mjs --alloc                          also reports the bytes V8 allocates per
  *                                                        request (cached balances and bare NestJS),
  *                                                        which host noise does not move; their logs
  *                                                        then go to a temporary file, not /dev/null
- * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test.
+ * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test. BENCH_SERVICE runs another
+ * build's main.js (a copy of dist/ kept inside the repository, so node_modules resolve).
+ *
+ * Floors of the DB-bound rows (transactions, crypto-data, portfolios): a third reference, bare
+ * NestJS + the same SQL (bench/reference-servers.mjs `nest-sql`), runs the statements the service
+ * runs for that request (learnt with bench/sql-trace.mjs; same parameters, same rows) and sends the
+ * bytes the service answered. Each such row is measured in alternating rounds with its floor, and
+ * a second table gives the service's ratio to it, by req/s and by CPU per request.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -71,13 +80,19 @@ const onServerCore = (args) =>
 
 const args = new Set(process.argv.slice(2));
 const SHORT = args.has('--short');
-const CPU_PROF = args.has('--cpu-prof');
+const profileArg = process.argv.slice(2).find((a) => a === '--cpu-prof' || a.startsWith('--cpu-prof='));
+const CPU_PROF = profileArg !== undefined;
+/** The endpoint the profile is about: its name contains this text. */
+const PROFILE_TARGET = profileArg?.includes('=') ? profileArg.slice('--cpu-prof='.length) : 'balances';
+const PROFILE_BALANCES = CPU_PROF && 'GET balances (cached)'.includes(PROFILE_TARGET);
 const ALLOC = args.has('--alloc');
 const DURATION = SHORT ? 2 : 10;
 const CONNECTIONS = 50;
 const FIXED_RATE = 500;
 const ROUNDS = SHORT ? 1 : 3;
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+/** The service's entry point: another build's copy (e.g. BENCH_SERVICE=.ab/before/src/main.js) for a before/after pair. */
+const SERVICE_ENTRY = process.env.BENCH_SERVICE || 'dist/src/main.js';
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -132,8 +147,11 @@ const CLOCK_TICKS = (() => {
 async function cannonWithCpu(opts, pid) {
   const before = cpuMicros(pid);
   const startedAt = performance.now();
+  const monotonicFrom = process.hrtime.bigint() / 1000n;
   const result = await cannon(opts);
   result.window = [startedAt, performance.now()];
+  // CLOCK_MONOTONIC in µs, the clock of a V8 .cpuprofile's timestamps.
+  result.monotonic = [Number(monotonicFrom), Number(process.hrtime.bigint() / 1000n)];
   const after = cpuMicros(pid);
   result.cpuPerRequest =
     before === undefined || after === undefined ? undefined : (after - before) / result.requests.total;
@@ -278,6 +296,9 @@ const children = [];
 const profileDir = CPU_PROF ? mkdtempSync(join(tmpdir(), 'cass-prof-')) : undefined;
 const gcDir = ALLOC ? mkdtempSync(join(tmpdir(), 'cass-gc-')) : undefined;
 let exitCode = 0;
+/** With --cpu-prof: the endpoint profiled, and its saturated runs (the samples summarised). */
+let profiled;
+const profiledRuns = [];
 try {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -285,7 +306,7 @@ try {
   const [command, commandArgs] = onServerCore([
     ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
     ...serviceTrace.flags,
-    'dist/src/main.js',
+    SERVICE_ENTRY,
   ]);
   const service = spawn(command, commandArgs, {
     env: {
@@ -356,6 +377,89 @@ try {
     references[`${kind}Pid`] = child.pid;
   }
 
+  // The floors of the DB-bound rows: the statements the service runs for each (bench/sql-trace.mjs
+  // shows them; the volatility history of crypto-data is cached by the service after the first
+  // request, the cursor-signing key likewise, the audit entries of transactions go out in batches),
+  // with the same parameters, and the body the service answered.
+  const tenantId = (await admin.query(`SELECT tenant_id FROM ${schema}.account WHERE id = $1`, [accountId]))
+    .rows[0].tenant_id;
+  const portfoliosBody = (await get('/api/portfolios')).text;
+  const floorRoutes = {
+    'GET transactions (page of 100)': {
+      path: 'floor/transactions',
+      body: (await get(`/v1/api/account/${accountId}/transactions?limit=100`)).text,
+      queries: [
+        { sql: 'SELECT * FROM account WHERE tenant_id = $1 AND id = $2', params: [tenantId, accountId] },
+        {
+          sql: `SELECT account_id, transaction_id, symbol, direction, amount, price_usd, fee_usd, occurred_at, transfer_id FROM "transaction" WHERE tenant_id = $1 AND account_id = $2
+       ORDER BY occurred_at, transaction_id LIMIT $3`,
+          params: [tenantId, accountId, 101],
+        },
+      ],
+    },
+    'GET /api/crypto-data/bitcoin,ethereum,solana': {
+      path: 'floor/crypto-data',
+      body: (await get('/api/crypto-data/bitcoin,ethereum,solana')).text,
+      queries: [
+        {
+          sql: `SELECT
+  a.id AS "assetId", a.coingecko_id AS "coingeckoId", a.symbol, a.name,
+  a.circulating_supply AS "circulatingSupply", a.total_supply AS "totalSupply", a.max_supply AS "maxSupply",
+  a.developer_data AS "developerData", a.community_data AS "communityData",
+  a.score_inputs_source AS "scoreInputsSource",
+  s.price_usd AS "priceUsd", s.market_cap_usd AS "marketCapUsd", s.volume24h_usd AS "volume24hUsd",
+  s.market_cap_rank AS "marketCapRank", s.provider_updated_at AS "providerUpdatedAt", s.as_of AS "asOf",
+  s.source
+         FROM asset a JOIN market_snapshot s ON s.asset_id = a.id
+        WHERE a.coingecko_id = ANY($1::text[])`,
+          params: [['bitcoin', 'ethereum', 'solana']],
+        },
+      ],
+    },
+    'GET /api/portfolios': {
+      path: 'floor/portfolios',
+      body: portfoliosBody,
+      queries: [
+        {
+          sql: `SELECT p.id, p.name, a.symbol, a.percentage
+           FROM portfolio p LEFT JOIN portfolio_allocation a ON a.portfolio_id = p.id
+          WHERE p.tenant_id = $1
+          ORDER BY p.created_at, p.id, a.percentage DESC, a.symbol`,
+          params: [tenantId],
+        },
+      ],
+    },
+  };
+  const floorDir = mkdtempSync(join(tmpdir(), 'cass-floor-'));
+  const floorSpec = {
+    databaseUrl: DATABASE_URL,
+    schema,
+    // The service's server-side timeout; not its client-side query_timeout (bench/README.md,
+    // 2026-11-24: with it, the floor's young-generation collections copy every query's rows).
+    poolOptions: { statement_timeout: 5000 },
+    routes: Object.values(floorRoutes).map((route, i) => {
+      const file = join(floorDir, `body-${i}.json`);
+      writeFileSync(file, route.body);
+      return { path: route.path, queries: route.queries, bodyFile: file };
+    }),
+  };
+  const floorSpecFile = join(floorDir, 'spec.json');
+  writeFileSync(floorSpecFile, JSON.stringify(floorSpec));
+  {
+    const floorPort = await freePort();
+    const [floorCommand, floorArgs] = onServerCore([
+      'bench/reference-servers.mjs',
+      'nest-sql',
+      String(floorPort),
+      floorSpecFile,
+    ]);
+    const child = spawn(floorCommand, floorArgs, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    children.push(child);
+    await new Promise((resolve) => child.once('message', resolve));
+    references.floor = `http://127.0.0.1:${floorPort}`;
+    references.floorPid = child.pid;
+  }
+
   const endpoints = [
     [
       'POST /v1/api/token',
@@ -381,6 +485,9 @@ try {
   const balancesRequest = endpoints.find(([name]) => name.startsWith('GET balances'))[1];
   const references_ = { http: { url: `${references.http}/` }, nest: { url: `${references.nest}/reference` } };
 
+  profiled = CPU_PROF ? endpoints.find(([name]) => name.includes(PROFILE_TARGET)) : undefined;
+  if (CPU_PROF && !profiled) throw new Error(`--cpu-prof=${PROFILE_TARGET}: no endpoint's name contains it`);
+
   // The headline comparison: bare NestJS and cached balances in alternating rounds.
   await warm(references_.nest);
   await warm(balancesRequest);
@@ -400,16 +507,41 @@ try {
     balancesLatency.push(await paced(balancesRequest, FIXED_RATE, DURATION));
   }
   await warm(references_.http);
+  if (PROFILE_BALANCES) profiledRuns.push(...balancesRounds);
   const results = [await measure('reference: bare node:http', references_.http)];
   results.push(await withLatency('reference: bare NestJS app', references_.nest, nestRounds, nestLatency));
-  // With --cpu-prof only the cached balances path runs, so the profile is about that path.
+  const floorRows = [];
+  // With --cpu-prof only the profiled endpoint runs.
   for (const [name, request] of endpoints) {
-    if (name.startsWith('GET balances'))
+    if (name.startsWith('GET balances')) {
       results.push(await withLatency(name, request, balancesRounds, balancesLatency));
-    else if (!CPU_PROF) {
-      await warm(request);
-      results.push(await measure(name, request));
+      continue;
     }
+    if (CPU_PROF && name !== profiled[0]) continue;
+    await warm(request);
+    const floorRoute = floorRoutes[name];
+    if (!floorRoute) {
+      results.push(await measure(name, request));
+      continue;
+    }
+    // Alternating rounds with its floor, CPU per request of each.
+    const floorRequest = { url: `${references.floor}/${floorRoute.path}` };
+    await warm(floorRequest);
+    const floorRuns = [];
+    const serviceRuns = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      floorRuns.push(await cannonWithCpu(floorRequest, references.floorPid));
+      serviceRuns.push(await cannonWithCpu(request, service.pid));
+    }
+    if (CPU_PROF) profiledRuns.push(...serviceRuns);
+    const row = await withLatency(name, request, serviceRuns);
+    results.push(row);
+    floorRows.push({
+      row,
+      floor: await withLatency(`floor: ${name}`, floorRequest, floorRuns),
+      floorRuns,
+      serviceRuns,
+    });
   }
 
   const [http, nest] = results;
@@ -427,6 +559,25 @@ try {
       `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)}${at} | ${r.p99.toFixed(1)}${at} | ${pct(r.rps, http.rps)} | ${pct(r.rps, nest.rps)} | ${r.errors} |`,
     );
     if (r.errors > 0) exitCode = 1;
+  }
+  if (floorRows.length > 0) {
+    console.log(
+      `\nDB-bound rows against their floor (bare NestJS + the same SQL, the same bytes; ${ROUNDS} alternating round${ROUNDS > 1 ? 's' : ''}):\n`,
+    );
+    console.log(
+      '| endpoint | req/s | floor req/s | vs floor | floor vs bare Nest | CPU µs/req | floor CPU µs/req | vs floor by CPU | p99 ms @500/s | floor p99 ms | errors |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const { row, floor, floorRuns, serviceRuns } of floorRows) {
+      const byRound = row.rounds.map((rps, i) => pct(rps, floor.rounds[i])).join(', ');
+      const own = median(serviceRuns.map((r) => r.cpuPerRequest ?? NaN));
+      const theirs = median(floorRuns.map((r) => r.cpuPerRequest ?? NaN));
+      const at = (r) => (r.rate === FIXED_RATE ? '' : ` (@${r.rate}/s)`);
+      console.log(
+        `| ${row.name} | ${row.rps.toFixed(0)} | ${floor.rps.toFixed(0)} | ${pct(row.rps, floor.rps)} (rounds ${byRound}) | ${pct(floor.rps, nest.rps)} | ${own.toFixed(1)} | ${theirs.toFixed(1)} | ${pct(theirs, own)} | ${row.p99.toFixed(1)}${at(row)} | ${floor.p99.toFixed(1)}${at(floor)} | ${floor.errors} |`,
+      );
+      if (floor.errors > 0) exitCode = 1;
+    }
   }
   const balances = results.find((r) => r.name.startsWith('GET balances'));
   const roundRatios = balances.rounds.map((rps, i) => pct(rps, nest.rounds[i]));
@@ -460,9 +611,20 @@ try {
     const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
     if (file) {
       const { summarizeProfile } = await import('./cpu-profile-summary.mjs');
-      console.log(summarizeProfile(JSON.parse(readFileSync(join(profileDir, file), 'utf8'))));
+      console.log(`\nProfile of: ${profiled?.[0]} (its saturated rounds only)`);
+      console.log(
+        summarizeProfile(
+          JSON.parse(readFileSync(join(profileDir, file), 'utf8')),
+          profiledRuns.map((r) => r.monotonic),
+        ),
+      );
     }
-    rmSync(profileDir, { recursive: true, force: true });
+    // CPU_PROF_KEEP=1 keeps the .cpuprofile (for DevTools or a closer look) and says where.
+    if (process.env.CPU_PROF_KEEP === '1')
+      console.log(
+        `\nProfile kept: ${join(profileDir, file ?? '')} (windows, monotonic µs: ${JSON.stringify(profiledRuns.map((r) => r.monotonic))})`,
+      );
+    else rmSync(profileDir, { recursive: true, force: true });
   }
   if (gcDir) rmSync(gcDir, { recursive: true, force: true });
 }

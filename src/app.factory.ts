@@ -102,9 +102,53 @@ export function securityHeaders(config: AppConfig) {
     xPermittedCrossDomainPolicies: false,
     xXssProtection: false,
   });
+  const apiHeaders = recordHeaders(api);
   return function securityHeadersOf(req: Request, res: Response, next: NextFunction): void {
-    (isSwaggerUi(req.url) ? page : api)(req, res, next);
+    if (isSwaggerUi(req.url)) return page(req, res, next);
+    if (!apiHeaders) return api(req, res, next);
+    for (const [name, value] of apiHeaders) {
+      if (value === undefined) res.removeHeader(name);
+      else res.setHeader(name, value);
+    }
+    next();
   };
+}
+
+/** What a header middleware does to a response: set (name, value) or remove (name) steps, in order. */
+type HeaderSteps = readonly (readonly [name: string, value: string | undefined])[];
+
+/**
+ * The API answers' headers do not depend on the request (no nonce, no per-request directive), so
+ * helmet's middleware is run once, at start-up, on a recording response, and each answer then gets
+ * the same steps in the same order: the same headers, without helmet walking its middleware chain
+ * and setting them one by one for each request (~4 µs of a cached balances read). When the
+ * middleware does anything else, or does not finish synchronously, undefined: it runs per request.
+ */
+function recordHeaders(
+  middleware: (req: Request, res: Response, next: (error?: unknown) => void) => void,
+): HeaderSteps | undefined {
+  const steps: [string, string | undefined][] = [];
+  let supported = true;
+  const recorder = new Proxy(
+    {},
+    {
+      get(_target, property) {
+        if (property === 'setHeader')
+          return (name: string, value: unknown) => {
+            if (typeof value === 'string') steps.push([name, value]);
+            else supported = false;
+          };
+        if (property === 'removeHeader') return (name: string) => steps.push([name, undefined]);
+        supported = false;
+        return undefined;
+      },
+    },
+  ) as Response;
+  let finished = false;
+  middleware({} as Request, recorder, (error?: unknown) => {
+    finished = error === undefined;
+  });
+  return supported && finished ? steps : undefined;
 }
 
 /** `/docs`, `/docs/` and its assets (`/docs/swagger-ui.css`, …); not `/docs-json`. */

@@ -23,25 +23,109 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
  * drops packets, a failover behind the same address) everything queued on that client afterwards,
  * first the ROLLBACK of the failed transaction, waited for the same dead socket: a write took
  * twice the timeout, and clients stuck this way kept failing requests after the database was
- * back. This client closes its connection on a read timeout instead: what is queued behind fails
- * at once ("Connection terminated", a 503) and the pool replaces the client.
+ * back. This client closes its connection instead when its oldest unanswered query was submitted
+ * `readTimeoutMillis` ago: that query and what is queued behind it fail at once ("Connection
+ * terminated", a 503) and the pool replaces the client.
+ *
+ * Neither node-postgres' `query_timeout` nor its promise API is used: both set a query's callback
+ * after the query object was made (the timeout wraps it), and on Node 24 either made the rows of
+ * every query survive young-generation collections. In a bare NestJS + pg bench at 300 req/s each
+ * scavenge then copied 12-15 MB and paused for 18-24 ms, against ~0 MB and 0.5 ms with the
+ * callback given at the call: the transactions page's p99 (bench/README.md, 2026-11-24). So a
+ * promise-style call goes through the callback style here, and the read timeout is a watchdog:
+ * the client notes when each query was submitted, and one timer for all clients looks at the
+ * oldest every 200 ms (node-postgres answers a client's queries in order).
  */
 export class FailFastClient extends pg.Client {
+  private readonly readTimeoutMillis: number;
+  /** performance.now() at each query submitted and not finished yet, oldest first. */
+  private readonly submittedAt: number[] = [];
+
+  constructor(config?: string | (pg.ClientConfig & { readTimeoutMillis?: number })) {
+    super(config);
+    this.readTimeoutMillis = typeof config === 'object' ? (config.readTimeoutMillis ?? 0) : 0;
+  }
+
   override query(...args: unknown[]): never {
-    const result: unknown = (super.query as (...a: unknown[]) => unknown).apply(this, args);
-    if (isThenable(result)) {
-      result.then(undefined, (error: unknown) => {
-        if ((error as { message?: unknown } | null)?.message === 'Query read timeout')
-          this.connection.stream.destroy();
-      });
+    const watched = this.readTimeoutMillis > 0;
+    if (watched) this.settle();
+    const result = this.submit(args);
+    if (watched) {
+      this.submittedAt.push(performance.now());
+      watchdog.add(this);
     }
     return result as never;
   }
+
+  /**
+   * Called by the watchdog: closes the connection when its oldest unfinished query was submitted
+   * `readTimeoutMillis` ago or more. False once the client has nothing in flight.
+   */
+  expireIfSilent(now: number): boolean {
+    this.settle();
+    const oldest = this.submittedAt[0];
+    if (oldest === undefined) return false;
+    if (now - oldest < this.readTimeoutMillis) return true;
+    this.submittedAt.length = 0;
+    this.connection.stream.destroy();
+    return false;
+  }
+
+  private submit(args: unknown[]): unknown {
+    const query = super.query as (...a: unknown[]) => unknown;
+    const [config, values] = args;
+    const submittable = typeof (config as { submit?: unknown } | null)?.submit === 'function';
+    if (submittable || args.some((arg) => typeof arg === 'function')) return query.apply(this, args);
+    // Promise style (TypeORM's), through the callback style; the stack of an error leads back to
+    // the caller, as node-postgres' own promise does.
+    return new Promise((resolve, reject) => {
+      query.call(this, config, values, (error: unknown, result: unknown) =>
+        error ? reject(error) : resolve(result),
+      );
+    }).catch((error: unknown) => {
+      if (error instanceof Error) Error.captureStackTrace(error);
+      throw error;
+    });
+  }
+
+  /** Forgets the submissions node-postgres is done with: it finishes a client's queries in order. */
+  private settle(): void {
+    const {
+      _activeQuery: active,
+      _queryQueue: queued,
+      _sentQueryQueue: sent,
+    } = this as unknown as {
+      _activeQuery?: unknown;
+      _queryQueue?: unknown[];
+      _sentQueryQueue?: unknown[];
+    };
+    const inFlight = (active ? 1 : 0) + (queued?.length ?? 0) + (sent?.length ?? 0);
+    while (this.submittedAt.length > inFlight) this.submittedAt.shift();
+  }
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
+/** The clients with queries in flight, and one timer for all of them while there are any. */
+const watchdog = new (class {
+  private readonly clients = new Set<FailFastClient>();
+  private timer: NodeJS.Timeout | undefined;
+
+  add(client: FailFastClient): void {
+    this.clients.add(client);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.sweep(), 200);
+      this.timer.unref();
+    }
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    for (const client of this.clients) if (!client.expireIfSilent(now)) this.clients.delete(client);
+    if (this.clients.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+})();
 
 export type DatabaseConfig = Pick<
   AppConfig,
@@ -72,7 +156,7 @@ export function buildDataSourceOptions(
       extra: {
         // Fail fast when Postgres is gone or slow instead of hanging requests.
         statement_timeout: config.DATABASE_TIMEOUT_MS,
-        query_timeout: config.DATABASE_TIMEOUT_MS + 1000,
+        readTimeoutMillis: config.DATABASE_TIMEOUT_MS + 1000, // FailFastClient's watchdog, not pg's query_timeout
         connectionTimeoutMillis: config.DATABASE_TIMEOUT_MS,
         Client: FailFastClient,
         ...(searchPath ? { options: searchPath } : {}),

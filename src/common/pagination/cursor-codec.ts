@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { InstanceSecretsService } from '../../database/instance-secrets.service.js';
 
@@ -13,6 +13,12 @@ const MAC_BYTES = 16;
  */
 @Injectable()
 export class CursorCodec {
+  /**
+   * The signing key as a KeyObject, made once per key: createHmac with a raw Buffer imports the key
+   * on every call (~9 µs on Node 24, most of a page's signature); with a KeyObject it does not.
+   */
+  private keyObject?: { readonly raw: Buffer; readonly key: KeyObject };
+
   constructor(private readonly secrets: InstanceSecretsService) {}
 
   async encode(tenantId: string, purpose: string, position: unknown): Promise<string> {
@@ -42,8 +48,9 @@ export class CursorCodec {
   }
 
   private async mac(tenantId: string, purpose: string, body: string): Promise<Buffer> {
-    const key = await this.secrets.getOrCreate('cursor-signing-key', 32);
-    return createHmac('sha256', key)
+    const raw = await this.secrets.getOrCreate('cursor-signing-key', 32);
+    if (this.keyObject?.raw !== raw) this.keyObject = { raw, key: createSecretKey(raw) };
+    return createHmac('sha256', this.keyObject.key)
       .update(`${tenantId}\n${purpose}\n${body}`)
       .digest()
       .subarray(0, MAC_BYTES);
