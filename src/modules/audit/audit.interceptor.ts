@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
 import { Reflector } from '@nestjs/core';
-import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
+import { catchError, from, mergeMap, Observable, tap, throwError } from 'rxjs';
 import type { EntityManager } from 'typeorm';
 import { runInAuditScope, type AuditScope } from '../../common/audit/audit-scope.js';
 import { AUDITED, type AuditedRoute } from '../../common/decorators/audited.decorator.js';
@@ -61,12 +61,11 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
       (request.method === 'POST' ? 201 : 200)) as number;
     if (route.kind === 'read')
       return next.handle().pipe(
-        mergeMap((result) => from(this.record(route, request, user, success, result).then(() => result))),
+        tap((result) => this.recordRead(route, request, user, success, result)),
         catchError((error: unknown) => {
-          if (error instanceof ReplayedResponse) return throwError(() => error);
-          return from(this.record(route, request, user, statusOf(error), undefined)).pipe(
-            mergeMap(() => throwError(() => error)),
-          );
+          if (!(error instanceof ReplayedResponse))
+            this.recordRead(route, request, user, statusOf(error), undefined);
+          return throwError(() => error);
         }),
       );
     const scope: AuditScope = {
@@ -83,12 +82,12 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
       mergeMap((result) => {
         scope.open = false;
         if (scope.appended) return [result];
-        return from(this.record(route, request, user, success, result, scope).then(() => result));
+        return from(this.recordWrite(route, request, user, success, result, scope).then(() => result));
       }),
       catchError((error: unknown) => {
         scope.open = false;
         if (error instanceof ReplayedResponse) return throwError(() => error);
-        return from(this.record(route, request, user, statusOf(error), undefined, scope)).pipe(
+        return from(this.recordWrite(route, request, user, statusOf(error), undefined, scope)).pipe(
           mergeMap(() => throwError(() => error)),
         );
       }),
@@ -110,34 +109,35 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
     return true;
   }
 
-  private async record(
+  /** A read's entry: queued, appended within AUDIT_READ_FLUSH_MS (AuditService.recordRead). */
+  private recordRead(
     route: AuditedRoute,
     request: ServiceRequest,
     user: AuthenticatedClient,
     status: number,
     result: unknown,
-    scope?: AuditScope,
+  ): void {
+    this.audit.recordRead({
+      tenantId: user.tenantId,
+      actorKind: actorKindOf(user),
+      actorId: user.clientId,
+      action: route.action,
+      accountId: targetOf(route, request, result),
+      requestId: requestIdOf(request),
+      status,
+      details: detailsOf(route, request),
+    });
+  }
+
+  /** A write's entry outside its change's transaction (no change committed, or a later failure). */
+  private async recordWrite(
+    route: AuditedRoute,
+    request: ServiceRequest,
+    user: AuthenticatedClient,
+    status: number,
+    result: unknown,
+    scope: AuditScope,
   ): Promise<void> {
-    if (route.kind === 'read') {
-      const actorKind = user.scopes.includes('admin') ? 'admin' : 'client';
-      const accountId = targetOf(route, request, result);
-      const details: Record<string, unknown> = { method: request.method, route: routePath(request) };
-      for (const name of route.query ?? []) {
-        const value = request.query[name];
-        if (typeof value === 'string') details[name] = value;
-      }
-      this.audit.recordRead({
-        tenantId: user.tenantId,
-        actorKind,
-        actorId: user.clientId,
-        action: route.action,
-        accountId,
-        requestId: requestIdOf(request),
-        status,
-        details,
-      });
-      return;
-    }
     const draft = this.writeDraft(route, request, user, status, result, scope);
     try {
       await this.audit.append(draft);
@@ -160,20 +160,16 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
     user: AuthenticatedClient,
     status: number,
     result: unknown,
-    scope: AuditScope | undefined,
+    scope: AuditScope,
   ): AuditDraft {
-    const subject = scope?.subject ?? {};
-    const actorKind = user.scopes.includes('admin') ? 'admin' : 'client';
+    const subject = scope.subject;
+    const actorKind = actorKindOf(user);
     const fromResult = route.target && 'result' in route.target;
     const accountId =
       fromResult && result === undefined && subject.accountId
         ? subject.accountId.toLowerCase()
         : targetOf(route, request, result);
-    const details: Record<string, unknown> = { method: request.method, route: routePath(request) };
-    for (const name of route.query ?? []) {
-      const value = request.query[name];
-      if (typeof value === 'string') details[name] = value;
-    }
+    const details = detailsOf(route, request);
     // An admin acting on a tenant's data: the entry belongs to that tenant when the answer names it.
     const resultTenant = field(result, 'tenantId') ?? subject.tenantId;
     if (actorKind === 'admin') {
@@ -195,6 +191,20 @@ export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
       details,
     };
   }
+}
+
+function actorKindOf(user: AuthenticatedClient): 'admin' | 'client' {
+  return user.scopes.includes('admin') ? 'admin' : 'client';
+}
+
+/** Method, route template and the route's recorded query parameters. */
+function detailsOf(route: AuditedRoute, request: ServiceRequest): Record<string, unknown> {
+  const details: Record<string, unknown> = { method: request.method, route: routePath(request) };
+  for (const name of route.query ?? []) {
+    const value = request.query[name];
+    if (typeof value === 'string') details[name] = value;
+  }
+  return details;
 }
 
 function targetOf(route: AuditedRoute, request: ServiceRequest, result: unknown): string | null {
