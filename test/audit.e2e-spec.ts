@@ -217,6 +217,32 @@ describe('audit trail (e2e)', () => {
     ]);
   });
 
+  it('records a read naming an id with a lone surrogate as stored (U+FFFD), and the chain still verifies', async () => {
+    // A JSON body can carry a lone surrogate; the database stores it as U+FFFD, so the entry must
+    // be hashed that way too (and a 128-unit cut through a surrogate pair likewise).
+    await t.http
+      .post('/qscore/evaluate')
+      .set(bearer(partner))
+      .set('X-Request-Id', 'audit-read-surrogate')
+      .send({ account_id: 'x\ud800y', as_of: '2025-01-01' })
+      .expect(400);
+    const [entry] = await byRequest('audit-read-surrogate');
+    expect(entry).toMatchObject({
+      action: 'account.read.qscore',
+      status: 400,
+      target: { kind: 'account', id: 'x\ufffdy' },
+    });
+    const cut = `${'a'.repeat(127)}😀`; // the pair's first half is the 128th unit
+    await audit.append({
+      tenantId: null,
+      actor: { kind: 'system', id: cut },
+      action: 'test.cut-pair',
+      target: { kind: 'account', id: cut },
+    });
+    const verdict = await t.http.get('/admin/audit/verify').set(bearer(admin)).expect(200);
+    expect(verdict.body).toMatchObject({ valid: true, firstBrokenSequence: null });
+  });
+
   it('filters by tenant, actor, account, action and time, and pages with a cursor', async () => {
     const all = await query({ limit: 1000 });
     expect(all.map((e) => e.sequence)).toEqual([...all.map((e) => e.sequence)].sort((a, b) => a - b));

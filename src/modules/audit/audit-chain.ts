@@ -6,7 +6,7 @@
  * hash. `details` enters as the exact canonical JSON text stored in the row (keys sorted at every
  * level), so a verifier hashes the stored text and never re-serializes an object.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The previous hash of the first entry ever written (before any prune). */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -48,7 +48,12 @@ export function canonicalLine(fields: ChainedFields, prevHash: string): string {
 }
 
 export function entryHash(fields: ChainedFields, prevHash: string): string {
-  return createHash('sha256').update(canonicalLine(fields, prevHash), 'utf8').digest('hex');
+  return lineHash(canonicalLine(fields, prevHash));
+}
+
+/** SHA-256, lower-case hex, of a canonical line's UTF-8 bytes (one-shot: no Hash object per entry). */
+export function lineHash(line: string): string {
+  return hash('sha256', line, 'hex');
 }
 
 /** JSON with object keys sorted (by UTF-16 code units, as Array.prototype.sort) at every level. */

@@ -7,7 +7,14 @@ import { Clock } from '../../common/clock/clock.js';
 import type { AuditedRead, ReadAuditPort } from '../../common/ports/read-audit.port.js';
 import { AppConfig } from '../../config/app-config.js';
 import { runSql } from '../../database/sql.js';
-import { canonicalJson, ChainWalker, entryHash, type StoredEntry } from './audit-chain.js';
+import {
+  canonicalJson,
+  canonicalLine,
+  ChainWalker,
+  lineHash,
+  type ChainedFields,
+  type StoredEntry,
+} from './audit-chain.js';
 
 export type ActorKind = 'client' | 'admin' | 'system';
 
@@ -44,7 +51,7 @@ export interface AuditVerification {
   readonly anchorSequence: string;
 }
 
-/** Entries per INSERT (one statement of 14 array parameters). */
+/** Entries per INSERT (one statement; its rows in JSON parameters of up to JSON_PARAMETER_CHARS). */
 const INSERT_BATCH = 500;
 /** Entries per read when walking or exporting. */
 const PAGE = 1_000;
@@ -88,6 +95,9 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
   private flushing: Promise<void> | undefined;
   private failures = 0;
   private closed = false;
+  private readonly details = new DetailsTexts();
+  private lastTime = Number.NaN;
+  private lastIso = '';
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -111,7 +121,8 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
 
   /** A read of account data (interceptor and cached-balances fast path): appended within AUDIT_READ_FLUSH_MS. */
   recordRead(read: AuditedRead): void {
-    this.enqueue({
+    // The draft is built once, here (enqueue would copy it again to add the time).
+    this.queue({
       occurredAt: this.clock.now(),
       tenantId: read.tenantId,
       actor: { kind: read.actorKind, id: read.actorId },
@@ -125,7 +136,11 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
 
   /** Queues an entry: appended within AUDIT_READ_FLUSH_MS, retried until it is (never dropped). */
   enqueue(draft: AuditDraft): void {
-    this.pending.push({ ...draft, occurredAt: draft.occurredAt ?? this.clock.now() });
+    this.queue({ ...draft, occurredAt: draft.occurredAt ?? this.clock.now() });
+  }
+
+  private queue(draft: AuditDraft): void {
+    this.pending.push(draft);
     if (this.pending.length >= INSERT_BATCH) this.flush().catch(() => undefined);
     else this.schedule(this.config.AUDIT_READ_FLUSH_MS);
   }
@@ -269,63 +284,100 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
 
   private async appendIn(manager: EntityManager, drafts: readonly AuditDraft[]): Promise<AuditEntryRecord[]> {
     const head = await this.head(manager, true);
-    let sequence = BigInt(head.lastSequence);
+    const last = BigInt(head.lastSequence);
+    // Sequences as numbers while they are exact (always, in practice), else as bigints.
+    const exact = last + BigInt(drafts.length) <= BigInt(Number.MAX_SAFE_INTEGER);
+    const lastNumber = Number(last);
     let prevHash = head.lastHash;
     const now = this.clock.now();
-    const entries = drafts.map((draft): AuditEntryRecord => {
-      sequence += 1n;
-      const fields = {
-        sequence: String(sequence),
-        occurredAt: (draft.occurredAt ?? now).toISOString(),
+    const entries: AuditEntryRecord[] = new Array(drafts.length);
+    // Per statement (INSERT_BATCH entries): JSON arrays of rows, each row its id, then its
+    // canonical line's fields (the hashed text, reused as is), then its hash.
+    const statements: { texts: string[][]; plain: boolean }[] = [];
+    let statement = { texts: [] as string[][], plain: true };
+    let parts: string[] = [];
+    let chars = JSON_PARAMETER_CHARS;
+    for (let i = 0; i < drafts.length; i++) {
+      const draft = drafts[i]!;
+      const fields: ChainedFields = {
+        sequence: exact ? String(lastNumber + i + 1) : String(last + BigInt(i + 1)),
+        occurredAt: this.isoTime(draft.occurredAt ?? now),
         tenantId: draft.tenantId,
         actorKind: draft.actor.kind,
-        actorId: draft.actor.id.slice(0, 128),
+        actorId: storedText(draft.actor.id),
         action: draft.action,
         targetKind: draft.target?.kind ?? null,
-        targetId: draft.target?.id.slice(0, 128) ?? null,
-        requestId: draft.requestId?.slice(0, 128) ?? null,
+        targetId: draft.target ? storedText(draft.target.id) : null,
+        requestId: draft.requestId ? storedText(draft.requestId) : null,
         status: draft.status ?? null,
-        details: canonicalJson(draft.details ?? {}),
+        details: this.details.of(draft.details),
       };
-      const hash = entryHash(fields, prevHash);
-      const entry = { id: randomUUID(), ...fields, prevHash, hash };
+      const line = canonicalLine(fields, prevHash);
+      const hash = lineHash(line);
+      const id = randomUUID();
+      if (i % INSERT_BATCH === 0) {
+        statement = { texts: [], plain: true };
+        statements.push(statement);
+        chars = JSON_PARAMETER_CHARS;
+      }
+      if (chars >= JSON_PARAMETER_CHARS) {
+        parts = [];
+        statement.texts.push(parts);
+        chars = 0;
+      }
+      // JSON.stringify writes a lone surrogate as an escape the database refuses in JSON; such a
+      // batch goes as arrays, where it is stored as before (U+FFFD).
+      if (line.includes('\\ud')) statement.plain = false;
+      parts.push(chars === 0 ? '[["' : ',["', id, '",', line.substring(1, line.length - 1), ',"', hash, '"]');
+      chars += line.length + 120;
+      entries[i] = {
+        id,
+        sequence: fields.sequence,
+        occurredAt: fields.occurredAt,
+        tenantId: fields.tenantId,
+        actorKind: fields.actorKind,
+        actorId: fields.actorId,
+        action: fields.action,
+        targetKind: fields.targetKind,
+        targetId: fields.targetId,
+        requestId: fields.requestId,
+        status: fields.status,
+        details: fields.details,
+        prevHash,
+        hash,
+      };
       prevHash = hash;
-      return entry;
-    });
-    // One statement per batch whatever its size: 14 array parameters, unnested by the database.
-    for (let start = 0; start < entries.length; start += INSERT_BATCH) {
-      const batch = entries.slice(start, start + INSERT_BATCH);
-      const column = <K extends keyof AuditEntryRecord>(key: K) => batch.map((entry) => entry[key]);
-      await runSql(
-        manager,
-        `INSERT INTO "audit_entry" ("id", "sequence", "occurred_at", "tenant_id", "actor_kind", "actor_id",
-           "action", "target_kind", "target_id", "request_id", "status", "details", "prev_hash", "hash")
-         SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::uuid[], $5::varchar[],
-           $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::smallint[],
-           $12::text[], $13::char(64)[], $14::char(64)[])`,
-        [
-          column('id'),
-          column('sequence'),
-          column('occurredAt'),
-          column('tenantId'),
-          column('actorKind'),
-          column('actorId'),
-          column('action'),
-          column('targetKind'),
-          column('targetId'),
-          column('requestId'),
-          column('status'),
-          column('details'),
-          column('prevHash'),
-          column('hash'),
-        ],
-      );
+    }
+    for (let index = 0; index < statements.length; index++) {
+      const { texts, plain } = statements[index]!;
+      if (plain) {
+        await runSql(
+          manager,
+          insertJson(texts.length),
+          texts.map((text) => {
+            text.push(']');
+            return text.join('');
+          }),
+        );
+      } else {
+        await insertArrays(manager, entries.slice(index * INSERT_BATCH, (index + 1) * INSERT_BATCH));
+      }
     }
     await runSql(manager, `UPDATE "audit_chain" SET "last_sequence" = $1, "last_hash" = $2 WHERE "id" = 1`, [
-      String(sequence),
+      entries[entries.length - 1]!.sequence,
       prevHash,
     ]);
     return entries;
+  }
+
+  /** toISOString, once per millisecond: reads that arrive within one share the text. */
+  private isoTime(date: Date): string {
+    const time = date.getTime();
+    if (time !== this.lastTime) {
+      this.lastTime = time;
+      this.lastIso = date.toISOString();
+    }
+    return this.lastIso;
   }
 
   private async head(manager: EntityManager, lock: boolean) {
@@ -384,4 +436,123 @@ function toRecord(row: EntryRow): AuditEntryRecord {
     prevHash: row.prev_hash,
     hash: row.hash,
   };
+}
+
+const ENTRY_COLUMNS = `"id", "sequence", "occurred_at", "tenant_id", "actor_kind", "actor_id", "action", "target_kind",
+  "target_id", "request_id", "status", "details", "prev_hash", "hash"`;
+
+/**
+ * Characters of rows per JSON parameter (about): a longer string is a "large object" for V8
+ * (over 128 KiB), several times dearer to build and encode than a few smaller ones.
+ */
+const JSON_PARAMETER_CHARS = 48_000;
+
+const insertJsonTexts = new Map<number, string>();
+
+/**
+ * One batch (INSERT_BATCH entries) from `parameters` JSON parameters: arrays of rows, each an
+ * array in ENTRY_COLUMNS' order, serialized by JSON.stringify (the canonical line's text, reused)
+ * instead of 14 array literals escaped element by element. `->>` gives each string's exact text,
+ * a number's decimal text and SQL NULL for null: the stored values are those of the array form.
+ */
+function insertJson(parameters: number): string {
+  let text = insertJsonTexts.get(parameters);
+  if (text === undefined) {
+    const chunks = Array.from({ length: parameters }, (_, i) => `($${i + 1}::jsonb)`).join(', ');
+    text = `INSERT INTO "audit_entry" (${ENTRY_COLUMNS})
+  SELECT (e->>0)::uuid, (e->>1)::bigint, (e->>2)::timestamptz, (e->>3)::uuid, e->>4, e->>5, e->>6, e->>7,
+         e->>8, e->>9, (e->>10)::smallint, e->>11, e->>12, e->>13
+    FROM (VALUES ${chunks}) AS c("rows"), jsonb_array_elements(c."rows") AS e`;
+    insertJsonTexts.set(parameters, text);
+  }
+  return text;
+}
+
+/** The array form: 14 array parameters, unnested by the database (a batch JSON cannot carry). */
+async function insertArrays(manager: EntityManager, batch: readonly AuditEntryRecord[]): Promise<void> {
+  const column = <K extends keyof AuditEntryRecord>(key: K) => batch.map((entry) => entry[key]);
+  await runSql(
+    manager,
+    `INSERT INTO "audit_entry" (${ENTRY_COLUMNS})
+     SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::uuid[], $5::varchar[],
+       $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::smallint[],
+       $12::text[], $13::char(64)[], $14::char(64)[])`,
+    [
+      column('id'),
+      column('sequence'),
+      column('occurredAt'),
+      column('tenantId'),
+      column('actorKind'),
+      column('actorId'),
+      column('action'),
+      column('targetKind'),
+      column('targetId'),
+      column('requestId'),
+      column('status'),
+      column('details'),
+      column('prevHash'),
+      column('hash'),
+    ],
+  );
+}
+
+/**
+ * canonicalJson of details, remembered for the last few flat ones: most reads carry the same
+ * few (e.g. the fast path's `{ method, route, fastPath }`), in a new object each time. A flat
+ * object (own keys, values string, number, boolean or null) with the same keys and values (===)
+ * as a remembered one has its text; anything else is serialized.
+ */
+class DetailsTexts {
+  private readonly remembered: { values: Record<string, unknown>; count: number; text: string }[] = [];
+  private next = 0;
+
+  of(details: Record<string, unknown> | null | undefined): string {
+    if (details === undefined || details === null) return '{}'; // as canonicalJson(details ?? {})
+    const flat = Object.getPrototypeOf(details) === Object.prototype;
+    if (flat) {
+      for (const known of this.remembered)
+        if (sameFlat(known.values, known.count, details)) return known.text;
+    }
+    const text = canonicalJson(details);
+    if (flat) {
+      const values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+      let count = 0;
+      for (const key of Object.keys(details)) {
+        const value = details[key];
+        if (
+          value !== null &&
+          typeof value !== 'string' &&
+          typeof value !== 'number' &&
+          typeof value !== 'boolean'
+        ) {
+          return text;
+        }
+        values[key] = value;
+        count++;
+      }
+      this.remembered[this.next] = { values, count, text };
+      this.next = (this.next + 1) % 8;
+    }
+    return text;
+  }
+}
+
+function sameFlat(known: Record<string, unknown>, count: number, details: Record<string, unknown>): boolean {
+  let seen = 0;
+  for (const key in details) {
+    if (!Object.hasOwn(details, key) || !Object.hasOwn(known, key) || known[key] !== details[key])
+      return false;
+    seen++;
+  }
+  return seen === count;
+}
+
+/**
+ * An id as the entry stores and hashes it: at most 128 UTF-16 code units, and well-formed. A lone
+ * surrogate (a JSON body's `"\ud800"` as an account id, or a pair cut by the 128) is stored by the
+ * database as U+FFFD; hashed as it came, the entry would no longer verify. So it is replaced by
+ * U+FFFD before the hash, and what is hashed is what is stored.
+ */
+function storedText(value: string): string {
+  return (value.slice(0, 128) as string & { toWellFormed(): string }).toWellFormed();
 }
