@@ -14,6 +14,9 @@ import { VerifiedTokenCache, type VerifiedClaims } from './verified-token.cache.
 
 const extractBearer = ExtractJwt.fromAuthHeaderAsBearerToken();
 
+/** knownClient's answer for a request (null: not known), kept on the request. */
+const KNOWN_CLIENT = Symbol('knownClient');
+
 /**
  * Bearer verification, pinned: only ES256, only our issuer and audience, a known `kid`, not expired,
  * not before `nbf`. An `alg: none` token or an HS256 token "signed" with the public key fails the
@@ -56,11 +59,16 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') implements Ve
    * known to be enabled. Anything else (first use, unknown client state) goes through passport.
    */
   knownClient(request: Request): AuthenticatedClient | undefined {
+    // Asked twice of a cached balances read (the fast path, then the route's guard): answered once.
+    const memo = request as Request & { [KNOWN_CLIENT]?: AuthenticatedClient | null };
+    const known = memo[KNOWN_CLIENT];
+    if (known !== undefined) return known ?? undefined;
     const token = extractBearer(request);
     const claims = token ? this.verified.get(token, Date.now()) : undefined;
-    if (!claims) return undefined;
-    const state = this.clients.knownState(claims.sub);
-    return state && admits(state, claims) ? clientOf(claims) : undefined;
+    const state = claims && this.clients.knownState(claims.sub);
+    const client = state && admits(state, claims) ? clientOf(claims) : undefined;
+    memo[KNOWN_CLIENT] = client ?? null;
+    return client;
   }
 
   verifiedBefore(request: Request): boolean {

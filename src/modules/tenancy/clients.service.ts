@@ -17,6 +17,8 @@ const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2,
  * an instance that did not make the change (another instance, or the CLI's process).
  */
 export const CLIENT_STATE_CACHE_MS = 5_000;
+/** How long before CLIENT_STATE_CACHE_MS runs out a used answer is refreshed in the background. */
+export const CLIENT_STATE_REFRESH_AHEAD_MS = 1_000;
 
 export interface VerifiedClient {
   clientId: string;
@@ -69,6 +71,7 @@ export interface ClientLookup {
 @Injectable()
 export class ClientsService {
   private readonly activeCache = new Map<string, ClientState & { checkedAt: number }>();
+  private readonly lookups = new Map<string, Promise<ClientState>>();
   /** Hash of a throw-away secret, so unknown client ids cost the same time as wrong secrets. */
   private readonly decoyHash: Promise<string>;
 
@@ -102,10 +105,20 @@ export class ClientsService {
     };
   }
 
-  /** state() from memory only: undefined when the answer is not cached (or too old). */
+  /**
+   * state() from memory only: undefined when the answer is not cached (or too old). An answer in
+   * its last second is refreshed in the background (one lookup per client at a time), so a client
+   * that keeps calling finds it current and never waits for the database: without it, every
+   * CLIENT_STATE_CACHE_MS all of a busy client's requests in flight went to the database at once.
+   */
   knownState(clientId: string, now = Date.now()): ClientState | undefined {
     const cached = this.activeCache.get(clientId);
-    return cached && now - cached.checkedAt < CLIENT_STATE_CACHE_MS ? cached : undefined;
+    if (!cached) return undefined;
+    const age = now - cached.checkedAt;
+    if (age >= CLIENT_STATE_CACHE_MS) return undefined;
+    if (age >= CLIENT_STATE_CACHE_MS - CLIENT_STATE_REFRESH_AHEAD_MS)
+      void this.lookup(clientId, now).catch(() => undefined);
+    return cached;
   }
 
   /**
@@ -113,13 +126,36 @@ export class ClientsService {
    * before a secret rotation, stop working.
    */
   async state(clientId: string, now = Date.now()): Promise<ClientState> {
-    const cached = this.knownState(clientId, now);
-    if (cached) return cached;
-    const client = await this.repository.findClientForAuthentication(clientId);
-    const active = !!client && !client.disabled && !(client.tenant.isSandbox && this.config.isProduction);
-    const state = { active, secretGeneration: client?.secretGeneration ?? 0, checkedAt: now };
-    this.activeCache.set(clientId, state);
-    return state;
+    return this.knownState(clientId, now) ?? this.lookup(clientId, now);
+  }
+
+  /**
+   * The client's state from the database, remembered as checked at `now` (when it was asked);
+   * concurrent lookups of one client share one query. A lookup overtaken by `forget` (a disable
+   * or rotation on this instance) answers its caller but is not remembered.
+   */
+  private lookup(clientId: string, now: number): Promise<ClientState> {
+    const inFlight = this.lookups.get(clientId);
+    if (inFlight) return inFlight;
+    const pending: Promise<ClientState> = this.repository
+      .findClientForAuthentication(clientId)
+      .then((client) => {
+        const active = !!client && !client.disabled && !(client.tenant.isSandbox && this.config.isProduction);
+        const state = { active, secretGeneration: client?.secretGeneration ?? 0, checkedAt: now };
+        if (this.lookups.get(clientId) === pending) this.activeCache.set(clientId, state);
+        return state;
+      })
+      .finally(() => {
+        if (this.lookups.get(clientId) === pending) this.lookups.delete(clientId);
+      });
+    this.lookups.set(clientId, pending);
+    return pending;
+  }
+
+  /** This instance asks the database again at the client's next request. */
+  private forget(clientId: string): void {
+    this.activeCache.delete(clientId);
+    this.lookups.delete(clientId);
   }
 
   /**
@@ -186,7 +222,7 @@ export class ClientsService {
     const clientSecret = randomBytes(32).toString('base64url');
     await this.repository.rotateClientSecret(clientId, await this.hashSecret(clientSecret), new Date());
     // This instance refuses the old tokens at once; others within CLIENT_STATE_CACHE_MS.
-    this.activeCache.delete(clientId);
+    this.forget(clientId);
     return { clientId, tenantId: client.tenantId, scopes: client.scopes, clientSecret };
   }
 
@@ -209,7 +245,7 @@ export class ClientsService {
     noteAuditSubject({ tenantId: client.tenantId, tenantSlug: client.tenant.slug });
     const updated = await this.repository.updateClient(clientId, { disabled });
     if (!updated) throw DomainError.notFound(`Client "${clientId}"`);
-    this.activeCache.delete(clientId);
+    this.forget(clientId);
     return summarize({ ...client, disabled }, client.tenant);
   }
 

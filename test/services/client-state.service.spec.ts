@@ -1,0 +1,85 @@
+/**
+ * Service tier: what bearer verification knows about a client (ClientsService.state/knownState)
+ * is remembered for CLIENT_STATE_CACHE_MS, refreshed in the background in its last second while
+ * the client keeps calling, asked of the database once however many requests wait for it, and
+ * forgotten at once when this instance disables the client.
+ */
+import { jest } from '@jest/globals';
+import { ManualClock } from '../../src/common/clock/clock.js';
+import {
+  CLIENT_STATE_CACHE_MS,
+  CLIENT_STATE_REFRESH_AHEAD_MS,
+  ClientsService,
+} from '../../src/modules/tenancy/clients.service.js';
+import { TenancyModule } from '../../src/modules/tenancy/tenancy.module.js';
+import { TenancyRepository } from '../../src/modules/tenancy/tenancy.repository.js';
+import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
+import { insertTenant } from '../factories/account-rows.factory.js';
+import { startServiceModule, type ServiceModule } from '../support/service-module.js';
+
+describe('client state for bearer verification (service tier)', () => {
+  let s: ServiceModule;
+  let clients: ClientsService;
+  let lookups: ReturnType<typeof jest.spyOn>;
+  let n = 0;
+
+  const newClient = async () => {
+    const slug = `client-state-${++n}`;
+    await insertTenant(s.dataSource, slug);
+    return (await clients.createClient(slug, ['partner'])).clientId;
+  };
+
+  beforeAll(async () => {
+    s = await startServiceModule({
+      imports: [TenancyModule],
+      clock: new ManualClock(new Date('2026-11-24T12:00:00Z')),
+      prices: new FixedMarketPrices({}),
+    });
+    clients = s.get(ClientsService);
+    lookups = jest.spyOn(s.get(TenancyRepository), 'findClientForAuthentication');
+  });
+
+  beforeEach(() => lookups.mockClear());
+  afterAll(() => s?.close());
+
+  it('asks the database once for any number of requests waiting on the same client', async () => {
+    const clientId = await newClient();
+    const t0 = 1_000_000;
+    const states = await Promise.all(Array.from({ length: 20 }, () => clients.state(clientId, t0)));
+    expect(lookups).toHaveBeenCalledTimes(1);
+    for (const state of states) expect(state).toMatchObject({ active: true, secretGeneration: 0 });
+    expect(clients.knownState(clientId, t0 + 1)).toMatchObject({ active: true });
+  });
+
+  it('refreshes a used answer in its last second in the background, so it never runs out while in use', async () => {
+    const clientId = await newClient();
+    const t0 = 2_000_000;
+    await clients.state(clientId, t0);
+    lookups.mockClear();
+    // Before the last second: from memory, nothing asked.
+    expect(
+      clients.knownState(clientId, t0 + CLIENT_STATE_CACHE_MS - CLIENT_STATE_REFRESH_AHEAD_MS - 1),
+    ).toBeDefined();
+    expect(lookups).not.toHaveBeenCalled();
+    // In it: still answered from memory, and one lookup starts (however often it is asked).
+    const late = t0 + CLIENT_STATE_CACHE_MS - 10;
+    expect(clients.knownState(clientId, late)).toMatchObject({ active: true });
+    expect(clients.knownState(clientId, late + 1)).toMatchObject({ active: true });
+    expect(lookups).toHaveBeenCalledTimes(1);
+    await (lookups.mock.results[0]!.value as Promise<unknown>);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The refreshed answer counts from when it was asked: known well past the first one's end.
+    expect(clients.knownState(clientId, t0 + CLIENT_STATE_CACHE_MS + 1_000)).toMatchObject({ active: true });
+    expect(clients.knownState(clientId, late + CLIENT_STATE_CACHE_MS)).toBeUndefined();
+  });
+
+  it('does not remember a lookup overtaken by a disable on this instance', async () => {
+    const clientId = await newClient();
+    const t0 = 3_000_000;
+    const inFlight = clients.state(clientId, t0); // the query is on its way
+    await clients.setDisabled(clientId, true);
+    expect(await inFlight).toMatchObject({ active: true }); // its caller gets what it asked
+    expect(clients.knownState(clientId, t0 + 1)).toBeUndefined(); // but it is not remembered
+    expect(await clients.state(clientId, t0 + 2)).toMatchObject({ active: false });
+  });
+});
