@@ -12,6 +12,8 @@ export default {
   },
   resolver: '<rootDir>/test/jest/resolver.cjs',
   setupFilesAfterEnv: ['<rootDir>/test/jest/esm-bridge.setup.ts'],
-  testTimeout: 60000,
+  // Hooks too: an application's start (migrated template, sandbox seed, a token) took over 60 s
+  // once on a slow 2-core host with two suites at once (2026-11-24, ninth session).
+  testTimeout: 120000,
   maxWorkers: 2,
 };

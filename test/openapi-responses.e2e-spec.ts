@@ -145,7 +145,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     await api.init();
     partner = await t.token();
     admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
-  });
+  }, 180_000); // an application, the document compiled for ajv and two tokens: slow on a busy host
   afterAll(() => t.close());
   beforeEach(() => {
     problems.length = 0;

@@ -95,7 +95,7 @@ describe('security headers (e2e)', () => {
     expect(intercepted).toHaveBeenCalledTimes(1);
     intercepted.mockClear();
     const viaFastPath = await t.http.get(path).set('Authorization', `Bearer ${token}`).expect(200);
-    expect(intercepted).not.toHaveBeenCalled(); // answered by CachedBalancesMiddleware
+    expect(intercepted).not.toHaveBeenCalled(); // answered by CachedBalancesFrontRoute
     for (const res of [viaRoute, viaFastPath]) {
       expectBaseline(res);
       expect(res.headers['strict-transport-security']).toBeUndefined();
