@@ -1,5 +1,5 @@
 /**
- * The cached balances fast path (CachedBalancesMiddleware): a request answerable from memory is
+ * The cached balances fast path (CachedBalancesFrontRoute): a request answerable from memory is
  * answered before Nest's route pipeline, with exactly the response the route gives; everything
  * else goes down the route. These tests tell the two paths apart by whether the envelope
  * interceptor ran, and compare what a caller sees on each.
@@ -21,6 +21,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request, { type Response } from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { createApp } from '../src/app.factory.js';
+import type { ServiceHttpAdapter } from '../src/common/http/service-http-adapter.js';
 import { ManualClock } from '../src/common/clock/clock.js';
 import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
 import { leavesReadsUntouched, reproducedOnFastPath } from '../src/common/interceptors/reads-untouched.js';
@@ -263,6 +264,43 @@ describe('cached balances fast path (e2e)', () => {
     expect(fast.res.headers['retry-after']).toBeDefined();
     expect(Object.keys(fast.res.body)).toEqual(Object.keys(route.res.body));
     expect(fast.res.body.responseException.exceptionMessage.status).toBe(429);
+  });
+
+  it('leaves a request with a body, or with a percent-encoded path, to the application', async () => {
+    expect((await balances(token)).route).toBe(false); // cached: answered by the fast path
+    intercepted.mockClear();
+    const withBody = await http
+      .get(path)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/json')
+      .send('{"a":1}');
+    expect(withBody.status).toBe(200);
+    expect(intercepted).toHaveBeenCalledTimes(1);
+    intercepted.mockClear();
+    const malformedBody = await http
+      .get(path)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/json')
+      .send('{"a":');
+    expect(malformedBody.status).toBe(400); // the body parser's answer, as on the route
+    const first = accountId.charCodeAt(0).toString(16);
+    const encoded = await http
+      .get(`/v1/api/account/%${first}${accountId.slice(1)}/balances`)
+      .set('Authorization', `Bearer ${token}`);
+    expect(encoded.status).toBe(200);
+    expect(encoded.text).toBe(withBody.text);
+    expect(intercepted).toHaveBeenCalledTimes(1);
+  });
+
+  // Last: it leaves the application closing.
+  it('while the application closes, leaves every request to it: 503 with Connection: close', async () => {
+    expect((await balances(token)).route).toBe(false);
+    app.getHttpAdapter<ServiceHttpAdapter>().beforeClose(); // what app.close() does first
+    const closing = await balances(token);
+    expect(closing.route).toBe(false);
+    expect(closing.res.status).toBe(503);
+    expect(closing.res.headers.connection).toBe('close');
+    expect(closing.res.text).toBe('Service Unavailable');
   });
 });
 

@@ -18,7 +18,7 @@ export function envelope<T>(result: T, statusCode: number): Envelope<T> {
 /**
  * Wraps the results of /v1/api controllers in the published envelope. Bound per controller
  * (not globally) so other routes pay nothing for it. The cached balances fast path
- * (CachedBalancesMiddleware) builds its envelope with the same function.
+ * (CachedBalancesFrontRoute) builds its envelope with the same function.
  */
 @Injectable()
 export class EnvelopeInterceptor<T> implements NestInterceptor<T, Envelope<T>> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { Response } from 'express';
 import { Counter, type Metric } from 'prom-client';
 import { METRIC_PREFIX, MetricsRegistry } from './metrics.registry.js';
 import { routeTemplateOf } from './route-label.js';
@@ -50,9 +50,8 @@ interface StatusSeries {
  * observation on plain numbers of the request's series (a map lookup). prom-client's own
  * `inc`/`observe` hash and validate the labels on every call (~1 µs each on this machine, more
  * than the rest of a cached balances answer's metrics work together), so the figures are kept
- * here and handed to the registry when Prometheus scrapes. The cached balances fast path is
- * counted by the same listener (the middleware runs before it) under the route's template
- * (labelRoute).
+ * here and handed to the registry when Prometheus scrapes. The cached balances fast path (a
+ * front route) counts its answers with `observe`, under the route's template.
  */
 @Injectable()
 export class HttpMetrics {
@@ -81,28 +80,38 @@ export class HttpMetrics {
     );
   }
 
-  /** The Express middleware that times every request; registered first (app.factory.ts). */
-  middleware(): (req: Request, res: Response, next: NextFunction) => void {
+  /**
+   * Times a request from now until its response is over ('close'), then counts it under its route
+   * template and status: the request edge (request-edge.ts) calls it first for every request.
+   */
+  readonly track = (() => {
     const record = (res: Timed) => {
-      const seconds = (performance.now() - res[STARTED_AT]) / 1000;
       const req = res.req;
-      const series = this.seriesOf(
+      this.observe(
         req.method,
         routeTemplateOf(req),
         res.writableFinished ? res.statusCode : 'aborted',
+        (performance.now() - res[STARTED_AT]) / 1000,
       );
-      series.count += 1;
-      series.latency.observe(seconds);
     };
     // One shared listener function (no closure per request); `this` is the response.
     function onClose(this: Timed): void {
       record(this);
     }
-    return (_req, res, next) => {
+    return (res: Response): void => {
       (res as Timed)[STARTED_AT] = performance.now();
       res.on('close', onClose); // emitted once; `on` spares `once`'s wrapper
-      next();
     };
+  })();
+
+  /**
+   * One answered request: the count of its (method, route, status) and its latency. A front route
+   * that answers by itself calls it right after its answer (`aborted` when the client had left).
+   */
+  observe(method: string, route: string, status: number | 'aborted', seconds: number): void {
+    const series = this.seriesOf(method, route, status);
+    series.count += 1;
+    series.latency.observe(seconds);
   }
 
   /**

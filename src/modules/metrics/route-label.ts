@@ -16,7 +16,7 @@ interface RoutedRequest {
 
 /**
  * Names the route template of a request answered outside Express's router (the cached balances
- * fast path, a Nest middleware), so it is counted and traced under the same template as the route.
+ * fast path, a front route), so it is counted and traced under the same template as the route.
  */
 export function labelRoute(request: object, template: string): void {
   (request as RoutedRequest)[ROUTE] = template;
