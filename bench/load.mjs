@@ -25,6 +25,9 @@
  *                                                        and summarises the balances rounds of it
  *   node bench/load.mjs --cpu-prof=transactions          the same for the first endpoint whose name
  *                                                        contains the text (only it is measured)
+ *   node bench/load.mjs --only=balances                  only the headline pair (cached balances and bare
+ *                                                        NestJS) and the endpoints whose name contains
+ *                                                        the text: for working on one row
  *   node bench/load.mjs --alloc                          also reports the bytes V8 allocates per
  *                                                        request (cached balances and bare NestJS),
  *                                                        which host noise does not move; their logs
@@ -86,6 +89,9 @@ const CPU_PROF = profileArg !== undefined;
 const PROFILE_TARGET = profileArg?.includes('=') ? profileArg.slice('--cpu-prof='.length) : 'balances';
 const PROFILE_BALANCES = CPU_PROF && 'GET balances (cached)'.includes(PROFILE_TARGET);
 const ALLOC = args.has('--alloc');
+const onlyArg = process.argv.slice(2).find((a) => a.startsWith('--only='));
+/** With --only=<text>: besides the headline pair, only endpoints whose name contains the text run. */
+const ONLY = onlyArg?.slice('--only='.length);
 const DURATION = SHORT ? 2 : 10;
 const CONNECTIONS = 50;
 const FIXED_RATE = 500;
@@ -518,6 +524,7 @@ try {
       continue;
     }
     if (CPU_PROF && name !== profiled[0]) continue;
+    if (ONLY !== undefined && !name.includes(ONLY)) continue;
     await warm(request);
     const floorRoute = floorRoutes[name];
     if (!floorRoute) {
