@@ -17,7 +17,7 @@ import { RequestEdge } from './common/http/request-edge.js';
 import { frontRoutesOf, relayFrontRouteErrors } from './common/http/front-route.js';
 
 import { securityHeaders } from './common/http/security-headers.js';
-import { createServiceLogger, loggerParams, requestLineLogger } from './common/logging/logging.module.js';
+import { createServiceLogger, loggerParams, requestLines } from './common/logging/logging.module.js';
 
 export const BODY_LIMIT = '100kb';
 
@@ -49,7 +49,7 @@ export async function createApp(
   // routes included).
   const edge = new RequestEdge(
     app.get(HttpMetrics),
-    new RequestLog(requestLineLogger(config, logging)),
+    new RequestLog(requestLines(config, logging)),
     securityHeaders(config),
   );
   app.use(relayFrontRouteErrors);

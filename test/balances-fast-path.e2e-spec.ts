@@ -295,7 +295,7 @@ describe('cached balances fast path (e2e)', () => {
   // Last: it leaves the application closing.
   it('while the application closes, leaves every request to it: 503 with Connection: close', async () => {
     expect((await balances(token)).route).toBe(false);
-    app.getHttpAdapter<ServiceHttpAdapter>().beforeClose(); // what app.close() does first
+    (app.getHttpAdapter() as unknown as ServiceHttpAdapter).beforeClose(); // what app.close() does first
     const closing = await balances(token);
     expect(closing.route).toBe(false);
     expect(closing.res.status).toBe(503);

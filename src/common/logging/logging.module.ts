@@ -3,6 +3,7 @@ import { Logger, LoggerModule, PinoLogger, type Params } from 'nestjs-pino';
 import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { AppConfig } from '../../config/app-config.js';
+import { RenderedLines } from './rendered-lines.js';
 import { TurnBatchedStream } from './turn-batched.stream.js';
 
 /**
@@ -40,19 +41,18 @@ export function loggerParams(config: AppConfig, destination?: DestinationStream)
 }
 
 /**
- * The logger of the request lines (RequestLog): the root logger's options and destination, lines
- * handed to it once per turn of the event loop (TurnBatchedStream: one write for every request
- * answered in a turn; at ~15k requests/s one system call per line was a tenth of a cached read's
- * cost). Request lines carry plain objects built from the method, the path, the status and ids,
- * never headers, query or body, so they skip the root's redaction paths (its wildcard paths made
- * each line walk every field: ~5 µs a request) and its serializers of raw Node objects.
+ * Where the request lines (RequestLog) go: a logger with the root logger's options and
+ * destination, lines handed to it once per turn of the event loop (TurnBatchedStream: one write
+ * for every request answered in a turn; at ~15k requests/s one system call per line was a tenth
+ * of a cached read's cost), each line's members rendered by RequestLog itself (RenderedLines).
+ * Request lines carry only the method, the path, the status and ids, never headers, query or
+ * body, so they skip the root's redaction paths (its wildcard paths made each line walk every
+ * field: ~5 µs a request) and its serializers of raw Node objects.
  */
-export function requestLineLogger(config: AppConfig, params: Params): pino.Logger {
+export function requestLines(config: AppConfig, params: Params): RenderedLines {
   const [, destination] = params.pinoHttp as [LoggerOptions, DestinationStream];
-  const asIs = (value: unknown) => value;
-  return pino(
-    { ...rootLoggerOptions(config), redact: undefined, serializers: { req: asIs, res: asIs } },
-    new TurnBatchedStream(destination),
+  return new RenderedLines(
+    pino({ ...rootLoggerOptions(config), redact: undefined }, new TurnBatchedStream(destination)),
   );
 }
 
@@ -88,7 +88,7 @@ function rootLoggerOptions(config: AppConfig): LoggerOptions {
   return {
     level: config.LOG_LEVEL,
     formatters: { level: (label) => ({ level: label }) },
-    // Request lines are plain objects built by RequestLog (requestLineLogger); these paths guard
+    // Request lines are rendered by RequestLog itself (requestLines); these paths guard
     // every other log call against credentials.
     redact: {
       paths: [

@@ -1,14 +1,13 @@
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import type { LogFn } from 'pino';
+import type { Level } from 'pino';
 import type { ServiceRequest } from '../http/request-context.js';
 
-/** The logger request lines are written with (logging.module.ts, requestLineLogger). */
+/** Where request lines are written (logging.module.ts, requestLines: a RenderedLines). */
 export interface LineWriter {
-  debug: LogFn;
-  info: LogFn;
-  warn: LogFn;
-  error: LogFn;
+  enabled(level: Level): boolean;
+  /** One line: `properties` the object's members, each preceded by a comma; `msg` the message. */
+  write(level: Level, properties: string, msg: string): void;
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,9 +27,9 @@ function requestIdFor(req: Request, res: Response): string {
  *   {"level":"info",…,"reqId":"…","req":{"id","method","url"},"res":{"statusCode"},
  *    "responseTime":3,"clientId":"…","tenantId":"…","msg":"request completed"}
  *
- * The same fields and messages as pino-http with this service's serializers, written from one
- * logger made at start-up (requestLineLogger, which writes a turn's lines at once): no child
- * logger per request (pino-http made three to four) and no
+ * The same fields and messages as pino-http with this service's serializers, rendered here and
+ * written through one logger made at start-up (requestLines, which writes a turn's lines at once):
+ * no child logger per request (pino-http made three to four), no object walk by pino, and no
  * AsyncLocalStorage scope (docs/decisions.md, "No AsyncLocalStorage per request"). Logs written
  * while serving a request name it themselves: the error filter's `request failed` line carries
  * `reqId`.
@@ -62,21 +61,34 @@ export class RequestLog {
   write(request: ServiceRequest, statusCode: number, finished: boolean, responseTime: number): void {
     const query = request.originalUrl.indexOf('?');
     const url = query < 0 ? request.originalUrl : request.originalUrl.slice(0, query);
-    const reqId = request.id;
-    const line: Record<string, unknown> = {
-      reqId,
-      req: { id: reqId, method: request.method, url },
-      res: { statusCode },
-      responseTime,
-    };
+    const level: Level =
+      statusCode >= 500 || !finished
+        ? 'error'
+        : statusCode >= 400
+          ? 'warn'
+          : url.startsWith('/health/')
+            ? 'debug'
+            : 'info';
+    if (!this.log.enabled(level)) return;
+    // The object pino would write, rendered here (RenderedLines): {reqId, req: {id, method, url},
+    // res: {statusCode}, responseTime, clientId, tenantId}, members that are undefined left out.
+    const reqId = jsonOf(request.id);
     const user = request.user;
-    if (user) {
-      line.clientId = user.clientId;
-      line.tenantId = user.tenantId;
-    }
-    if (statusCode >= 500 || !finished) this.log.error(line, 'request errored');
-    else if (statusCode >= 400) this.log.warn(line, 'request completed');
-    else if (url.startsWith('/health/')) this.log.debug(line, 'request completed');
-    else this.log.info(line, 'request completed');
+    const properties =
+      (reqId === undefined ? '' : `,"reqId":${reqId}`) +
+      `,"req":{${reqId === undefined ? '' : `"id":${reqId},`}"method":${JSON.stringify(request.method)},"url":${JSON.stringify(url)}}` +
+      `,"res":{"statusCode":${statusCode}},"responseTime":${Number.isFinite(responseTime) ? responseTime : null}` +
+      (user ? member('clientId', user.clientId) + member('tenantId', user.tenantId) : '');
+    this.log.write(level, properties, level === 'error' ? 'request errored' : 'request completed');
   }
+}
+
+/** A value as JSON, undefined when pino would leave the member out. */
+function jsonOf(value: unknown): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+function member(key: string, value: unknown): string {
+  const json = jsonOf(value);
+  return json === undefined ? '' : `,"${key}":${json}`;
 }
