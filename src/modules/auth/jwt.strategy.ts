@@ -12,7 +12,20 @@ import { SigningKeysService } from './signing-keys.service.js';
 import type { AccessTokenClaims } from './token.service.js';
 import { VerifiedTokenCache, type VerifiedClaims } from './verified-token.cache.js';
 
-const extractBearer = ExtractJwt.fromAuthHeaderAsBearerToken();
+const passportBearer = ExtractJwt.fromAuthHeaderAsBearerToken();
+/** The usual Authorization header: "Bearer " and a compact JWS (base64url segments, dots), nothing else. */
+const PLAIN_BEARER = /^Bearer [\w.-]+$/;
+
+/**
+ * passport-jwt's bearer extractor (the token after a case-insensitive "Bearer" scheme), with the
+ * usual header form read by one anchored test instead of its capture-group match and lowercasing
+ * (~1.5 % of a cached read): the same token; any other form is left to passport-jwt.
+ */
+export function extractBearer(request: Request): string | null {
+  const header = request.headers.authorization;
+  if (header !== undefined && PLAIN_BEARER.test(header)) return header.slice(7);
+  return passportBearer(request);
+}
 
 /** knownClient's answer for a request (null: not known), kept on the request. */
 const KNOWN_CLIENT = Symbol('knownClient');
