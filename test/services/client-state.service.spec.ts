@@ -1,12 +1,14 @@
 /**
  * Service tier: what bearer verification knows about a client (ClientsService.state/knownState)
  * is remembered for CLIENT_STATE_CACHE_MS, refreshed in the background in its last second while
- * the client keeps calling, asked of the database once however many requests wait for it, and
- * forgotten at once when this instance disables the client.
+ * the client keeps calling, asked of the database once however many requests wait for it (unless
+ * that lookup is stuck on a database in trouble), and forgotten at once when this instance
+ * disables the client.
  */
 import { jest } from '@jest/globals';
 import { ManualClock } from '../../src/common/clock/clock.js';
 import {
+  CLIENT_LOOKUP_SHARED_MS,
   CLIENT_STATE_CACHE_MS,
   CLIENT_STATE_REFRESH_AHEAD_MS,
   ClientsService,
@@ -71,6 +73,41 @@ describe('client state for bearer verification (service tier)', () => {
     // The refreshed answer counts from when it was asked: known well past the first one's end.
     expect(clients.knownState(clientId, t0 + CLIENT_STATE_CACHE_MS + 1_000)).toMatchObject({ active: true });
     expect(clients.knownState(clientId, late + CLIENT_STATE_CACHE_MS)).toBeUndefined();
+  });
+
+  it('does not hand a stuck lookup’s failure to a request that arrives once the database is back', async () => {
+    const clientId = await newClient();
+    const t0 = 4_000_000;
+    let fail!: (error: Error) => void;
+    // The first lookup waits on a partitioned connection, and fails when its timeout comes.
+    lookups.mockImplementationOnce(
+      () =>
+        new Promise((_resolve, reject) => (fail = reject)) as ReturnType<
+          TenancyRepository['findClientForAuthentication']
+        >,
+    );
+    const stuck = clients.state(clientId, t0);
+    // A request soon after shares it (one query for both).
+    const sharing = clients.state(clientId, t0 + CLIENT_LOOKUP_SHARED_MS - 1);
+    expect(lookups).toHaveBeenCalledTimes(1);
+    // Later, the database back: a new request asks for itself and gets the state.
+    const later = clients.state(clientId, t0 + CLIENT_LOOKUP_SHARED_MS);
+    expect(lookups).toHaveBeenCalledTimes(2);
+    expect(await later).toMatchObject({ active: true });
+    fail(new Error('query read timeout'));
+    await expect(stuck).rejects.toThrow('query read timeout');
+    await expect(sharing).rejects.toThrow('query read timeout');
+    // The newer answer is the one remembered.
+    expect(clients.knownState(clientId, t0 + CLIENT_LOOKUP_SHARED_MS + 1)).toMatchObject({ active: true });
+    // The background refresh never starts a second lookup beside one in flight, however old.
+    lookups.mockClear();
+    lookups.mockImplementationOnce(
+      () => new Promise(() => undefined) as ReturnType<TenancyRepository['findClientForAuthentication']>,
+    );
+    const late = t0 + CLIENT_LOOKUP_SHARED_MS + CLIENT_STATE_CACHE_MS - CLIENT_STATE_REFRESH_AHEAD_MS;
+    for (const at of [late, late + 1, late + CLIENT_LOOKUP_SHARED_MS + 5])
+      expect(clients.knownState(clientId, at)).toMatchObject({ active: true });
+    expect(lookups).toHaveBeenCalledTimes(1);
   });
 
   it('does not remember a lookup overtaken by a disable on this instance', async () => {

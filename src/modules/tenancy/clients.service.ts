@@ -19,6 +19,13 @@ const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2,
 export const CLIENT_STATE_CACHE_MS = 5_000;
 /** How long before CLIENT_STATE_CACHE_MS runs out a used answer is refreshed in the background. */
 export const CLIENT_STATE_REFRESH_AHEAD_MS = 1_000;
+/**
+ * How long a lookup in flight is shared with requests that arrive after it started. A lookup
+ * older than this waits on a database in trouble (a partition, a failover); a request arriving
+ * now asks for itself, so that once the database is back it is not refused with the old lookup's
+ * failure.
+ */
+export const CLIENT_LOOKUP_SHARED_MS = 250;
 
 export interface VerifiedClient {
   clientId: string;
@@ -71,7 +78,7 @@ export interface ClientLookup {
 @Injectable()
 export class ClientsService {
   private readonly activeCache = new Map<string, ClientState & { checkedAt: number }>();
-  private readonly lookups = new Map<string, Promise<ClientState>>();
+  private readonly lookups = new Map<string, { startedAt: number; promise: Promise<ClientState> }>();
   /** Hash of a throw-away secret, so unknown client ids cost the same time as wrong secrets. */
   private readonly decoyHash: Promise<string>;
 
@@ -116,7 +123,8 @@ export class ClientsService {
     if (!cached) return undefined;
     const age = now - cached.checkedAt;
     if (age >= CLIENT_STATE_CACHE_MS) return undefined;
-    if (age >= CLIENT_STATE_CACHE_MS - CLIENT_STATE_REFRESH_AHEAD_MS)
+    // In the background: never a second lookup while one is in flight, however old.
+    if (age >= CLIENT_STATE_CACHE_MS - CLIENT_STATE_REFRESH_AHEAD_MS && !this.lookups.has(clientId))
       void this.lookup(clientId, now).catch(() => undefined);
     return cached;
   }
@@ -131,25 +139,28 @@ export class ClientsService {
 
   /**
    * The client's state from the database, remembered as checked at `now` (when it was asked);
-   * concurrent lookups of one client share one query. A lookup overtaken by `forget` (a disable
-   * or rotation on this instance) answers its caller but is not remembered.
+   * concurrent lookups of one client share one query, unless it has been in flight for
+   * CLIENT_LOOKUP_SHARED_MS or more (then this one replaces it). A lookup overtaken by `forget` (a
+   * disable or rotation on this instance) or by a newer lookup answers its caller but is not
+   * remembered.
    */
   private lookup(clientId: string, now: number): Promise<ClientState> {
     const inFlight = this.lookups.get(clientId);
-    if (inFlight) return inFlight;
-    const pending: Promise<ClientState> = this.repository
+    if (inFlight && now - inFlight.startedAt < CLIENT_LOOKUP_SHARED_MS) return inFlight.promise;
+    const entry = { startedAt: now, promise: undefined as unknown as Promise<ClientState> };
+    entry.promise = this.repository
       .findClientForAuthentication(clientId)
       .then((client) => {
         const active = !!client && !client.disabled && !(client.tenant.isSandbox && this.config.isProduction);
         const state = { active, secretGeneration: client?.secretGeneration ?? 0, checkedAt: now };
-        if (this.lookups.get(clientId) === pending) this.activeCache.set(clientId, state);
+        if (this.lookups.get(clientId) === entry) this.activeCache.set(clientId, state);
         return state;
       })
       .finally(() => {
-        if (this.lookups.get(clientId) === pending) this.lookups.delete(clientId);
+        if (this.lookups.get(clientId) === entry) this.lookups.delete(clientId);
       });
-    this.lookups.set(clientId, pending);
-    return pending;
+    this.lookups.set(clientId, entry);
+    return entry.promise;
   }
 
   /** This instance asks the database again at the client's next request. */
