@@ -52,7 +52,7 @@ export interface AuditVerification {
 }
 
 /** Entries per INSERT (one statement; its rows in JSON parameters of up to JSON_PARAMETER_CHARS). */
-const INSERT_BATCH = 500;
+export const INSERT_BATCH = 500;
 /** Entries per read when walking or exporting. */
 const PAGE = 1_000;
 const MAX_RETRY_DELAY_MS = 30_000;
@@ -141,8 +141,14 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
 
   private queue(draft: AuditDraft): void {
     this.pending.push(draft);
-    if (this.pending.length >= INSERT_BATCH) this.flush().catch(() => undefined);
-    else this.schedule(this.config.AUDIT_READ_FLUSH_MS);
+    // A full batch is appended at once, unless an append is under way (its end starts the next:
+    // flush, below) or the last one failed (its retry is timed). One waiter per read on the append
+    // in flight cost more than the reads themselves whenever the database fell behind.
+    if (this.pending.length >= INSERT_BATCH && !this.flushing && this.failures === 0) {
+      this.flush().catch(() => undefined);
+    } else {
+      this.schedule(this.config.AUDIT_READ_FLUSH_MS);
+    }
   }
 
   /** Appends every read recorded so far (the admin reads call it first, so they see them). */
@@ -167,9 +173,11 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
       })
       .finally(() => {
         this.flushing = undefined;
-        if (this.pending.length > 0 && !this.closed) {
+        if (this.pending.length === 0 || this.closed) return;
+        // The reads that queued up meanwhile: a full batch goes now, the rest on the timer.
+        if (this.failures === 0 && this.pending.length >= INSERT_BATCH) this.flush().catch(() => undefined);
+        else
           this.schedule(Math.min(MAX_RETRY_DELAY_MS, this.config.AUDIT_READ_FLUSH_MS * 2 ** this.failures));
-        }
       });
     await this.flushing;
   }
