@@ -629,7 +629,7 @@ try {
     `\nLoad benchmark: ${DURATION}s per run, ${CONNECTIONS} connections for req/s, paced ${FIXED_RATE} req/s for latency, PostgreSQL, LOG_LEVEL=info, ${canPin ? `servers on CPU 1, load generator on CPU 0, database ${databaseCore.reason ? `not moved (${databaseCore.reason})` : 'on CPU 0'}` : 'not pinned to cores'}\n`,
   );
   console.log(
-    `| endpoint | req/s @50 conn | p50 ms @${FIXED_RATE}/s | p99 ms @${FIXED_RATE}/s | vs node:http | vs bare Nest | errors |`,
+    `| endpoint | req/s @${CONNECTIONS} conn | p50 ms @${FIXED_RATE}/s | p99 ms @${FIXED_RATE}/s | vs node:http | vs bare Nest | errors |`,
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
