@@ -34,12 +34,12 @@ describe('audited reads queued while the database is busy (service tier)', () =>
   const holdAppends = () => {
     const real = audit.append.bind(audit);
     const sizes: number[] = [];
-    const spy = jest.spyOn(audit, 'append').mockImplementation(async (drafts, manager) => {
+    jest.spyOn(audit, 'append').mockImplementation(async (drafts, manager) => {
       sizes.push(Array.isArray(drafts) ? drafts.length : 1);
       await new Promise<void>((resolve) => released.push(resolve));
       return real(drafts, manager);
     });
-    return { spy, sizes, release: () => released.shift()?.() };
+    return { sizes, release: () => released.shift()?.() };
   };
 
   const settle = async () => {
