@@ -1,5 +1,7 @@
+import type { Decimal } from 'decimal.js';
+import fc from 'fast-check';
 import { ExactDecimal } from '../money/exact-decimal.js';
-import { parseForm1099Da, reconcileForm1099Da, type BrokerLine } from './form-1099-da.js';
+import { parseForm1099Da, reconcileForm1099Da, type BrokerLine, type ServiceSide } from './form-1099-da.js';
 import type { Form8949Line } from './form-8949-lines.js';
 
 const HEADER = 'asset,units,date_acquired,date_sold,proceeds,cost_basis,term,reference';
@@ -244,5 +246,194 @@ describe('Form 1099-DA: reconciling with the Form 8949 lines', () => {
     const result = reconcileForm1099Da(brokerLines([HEADER, row, row].join('\n')), SERVICE);
     expect(result.matched).toHaveLength(1);
     expect(result.unmatchedBroker.map((l) => l.line)).toEqual([3]);
+  });
+});
+
+/** What a reconciliation decided: who pairs with whom and how, and what is left on each side. */
+function outcome(result: ReturnType<typeof reconcileForm1099Da>) {
+  return {
+    pairs: [...result.matched, ...result.different]
+      .map((p) => [p.broker.line, p.matchedBy, p.service] as const)
+      .sort((a, b) => a[0] - b[0]),
+    unmatchedBroker: result.unmatchedBroker.map((b) => b.line),
+    unmatchedService: result.unmatchedService,
+  };
+}
+
+/**
+ * The matching as it was first written (quadratic: each broker line scanned every service line,
+ * and in the same-day pass every other broker line), kept as the reference the indexed matching
+ * must agree with on every input. Returns what `outcome` projects.
+ */
+function referenceOutcome(broker: readonly BrokerLine[], service: readonly Form8949Line[]) {
+  const used = new Set<Form8949Line>();
+  const pairs: (readonly [number, string, ServiceSide])[] = [];
+  const open = new Set(broker);
+  const free = (l: Form8949Line) => !used.has(l);
+  const sum = (values: readonly (string | Decimal)[]) =>
+    values.reduce<Decimal>((total, v) => total.plus(v), new ExactDecimal(0));
+  const cents = (values: readonly (string | Decimal)[]) =>
+    sum(values).toDecimalPlaces(2, ExactDecimal.ROUND_HALF_UP).toFixed(2);
+  const side = (lines: readonly Form8949Line[]): ServiceSide => ({
+    transactionId: lines[0]!.transactionId,
+    accountId: lines[0]!.accountId,
+    units: sum(lines.map((l) => l.quantity)).toFixed(),
+    dateAcquired: new Set(lines.map((l) => l.dateAcquired)).size === 1 ? lines[0]!.dateAcquired : null,
+    dateSold: lines[0]!.dateSold,
+    proceedsUsd: cents(lines.map((l) => l.proceedsUsd)),
+    costBasisUsd: cents(lines.map((l) => l.costBasisUsd)),
+    term: new Set(lines.map((l) => l.term)).size === 1 ? lines[0]!.term : null,
+    lines: lines.length,
+  });
+  const groupBySale = (lines: readonly Form8949Line[]) => {
+    const sales = new Map<string, Form8949Line[]>();
+    for (const l of lines) {
+      const key = `${l.accountId}\u0000${l.transactionId}`;
+      sales.set(key, [...(sales.get(key) ?? []), l]);
+    }
+    return sales;
+  };
+  const salesOf = (lines: readonly Form8949Line[], b: BrokerLine) => [
+    ...groupBySale(lines.filter((l) => l.symbol === b.asset && l.dateSold === b.dateSold)).values(),
+  ];
+  for (const b of broker) {
+    if (b.dateAcquired === null) continue;
+    const l = service.find(
+      (x) =>
+        free(x) &&
+        x.symbol === b.asset &&
+        x.dateSold === b.dateSold &&
+        x.dateAcquired === b.dateAcquired &&
+        new ExactDecimal(x.quantity).equals(b.units),
+    );
+    if (!l) continue;
+    used.add(l);
+    open.delete(b);
+    pairs.push([b.line, 'lot', side([l])]);
+  }
+  for (const b of [...open]) {
+    const sale = salesOf(service.filter(free), b).find((lines) =>
+      sum(lines.map((l) => l.quantity)).equals(b.units),
+    );
+    if (!sale) continue;
+    for (const l of sale) used.add(l);
+    open.delete(b);
+    pairs.push([b.line, 'sale', side(sale)]);
+  }
+  for (const b of [...open]) {
+    const sales = salesOf(service.filter(free), b);
+    const only = sales.length === 1 ? sales[0] : undefined;
+    if (!only) continue;
+    const others = [...open].filter((o) => o !== b && o.asset === b.asset && o.dateSold === b.dateSold);
+    if (others.length > 0) continue;
+    for (const l of only) used.add(l);
+    open.delete(b);
+    pairs.push([b.line, 'same_day', side(only)]);
+  }
+  return {
+    pairs: pairs.sort((a, b) => a[0] - b[0]),
+    unmatchedBroker: broker.filter((b) => open.has(b)).map((b) => b.line),
+    unmatchedService: [...groupBySale(service.filter(free)).values()].map(side),
+  };
+}
+
+describe('Form 1099-DA: matching many lines (issue 27 item 9)', () => {
+  const sale = line({
+    tx: 's1',
+    quantity: '0.5',
+    acquired: null,
+    sold: '2025-03-01',
+    proceeds: '32500',
+    basis: '0',
+  });
+
+  it('keeps the matching rules: the same outcome as the reference on random files and lines', () => {
+    const assets = ['BTC', 'ETH'];
+    const dates = ['2025-03-01', '2025-03-02'];
+    const acquired = [null, '2024-01-02', '2024-06-01'];
+    const units = ['0.1', '0.2', '0.3', '0.5', '1'];
+    const serviceLine = fc
+      .record({
+        sale: fc.integer({ min: 0, max: 5 }),
+        account: fc.constantFrom('acct-a', 'acct-b'),
+        acquired: fc.constantFrom(...acquired),
+        quantity: fc.constantFrom(...units),
+        proceeds: fc.constantFrom('100', '100.005', '250.5'),
+        term: fc.constantFrom<'short' | 'long'>('short', 'long'),
+      })
+      .map((f) => {
+        // A sale (account, transaction) has one asset and one date sold.
+        const l = line({
+          tx: `s${f.sale}`,
+          symbol: assets[f.sale % 2],
+          quantity: f.quantity,
+          acquired: f.acquired,
+          sold: dates[Math.floor(f.sale / 2) % 2]!,
+          proceeds: f.proceeds,
+          basis: '50',
+          term: f.term,
+        });
+        return { ...l, accountId: f.account };
+      });
+    const brokerRow = fc
+      .record({
+        asset: fc.constantFrom(...assets),
+        units: fc.constantFrom(...units, '0.6', '1.5'),
+        acquired: fc.constantFrom(...acquired),
+        sold: fc.constantFrom(...dates),
+      })
+      .map((f) => `${f.asset},${f.units},${f.acquired ?? ''},${f.sold},100.00,,,`);
+    fc.assert(
+      fc.property(
+        fc.array(serviceLine, { maxLength: 12 }),
+        fc.array(brokerRow, { maxLength: 12 }),
+        (service, rows) => {
+          const broker = brokerLines([HEADER, ...rows].join('\n'));
+          expect(outcome(reconcileForm1099Da(broker, service))).toEqual(referenceOutcome(broker, service));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('16,000 copies of one line for an asset and date with one sale: well under a second', () => {
+    // The broker's units differ from the sale's, so neither the lot nor the sale pass pairs them,
+    // and the same-day pass must see, for each copy, that other copies of that day are left.
+    const rows = Array.from({ length: 16_000 }, (_, i) => `BTC,0.4,,2025-03-01,26000.00,,,R${i}`);
+    const broker = brokerLines([HEADER, ...rows].join('\n'));
+    const started = performance.now();
+    const result = reconcileForm1099Da(broker, [sale]);
+    const elapsedMs = performance.now() - started;
+    expect(result.unmatchedBroker).toHaveLength(16_000);
+    expect(result.unmatchedService.map((s) => s.transactionId)).toEqual(['s1']);
+    expect(elapsedMs).toBeLessThan(1_000);
+  });
+
+  it('16,000 copies of the sale’s own line: the first pairs per sale, the rest are left, at once', () => {
+    const rows = Array.from({ length: 16_000 }, (_, i) => `BTC,0.5,,2025-03-01,32500.00,,,R${i}`);
+    const started = performance.now();
+    const result = reconcileForm1099Da(brokerLines([HEADER, ...rows].join('\n')), [sale]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(result.matched.map((p) => [p.broker.reference, p.matchedBy])).toEqual([['R0', 'sale']]);
+    expect(result.unmatchedBroker).toHaveLength(15_999);
+  });
+
+  it('reads each line a bounded number of times, however many lines share an asset and date', () => {
+    // Every property read of every line is counted: linear work reads each line a few times,
+    // the quadratic matching read the other broker lines of the day once per line (millions).
+    let reads = 0;
+    const counted = <T extends object>(value: T): T =>
+      new Proxy(value, {
+        get(target, key, receiver) {
+          reads++;
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+    const rows = Array.from({ length: 2_000 }, (_, i) => `BTC,0.4,,2025-03-01,26000.00,,,R${i}`);
+    const broker = brokerLines([HEADER, ...rows].join('\n')).map(counted);
+    const service = [sale, { ...sale, dateAcquired: '2024-01-02', quantity: '0.25' }].map(counted);
+    const result = reconcileForm1099Da(broker, service);
+    expect(result.unmatchedBroker).toHaveLength(2_000);
+    expect(reads).toBeLessThan(40 * (broker.length + service.length));
   });
 });

@@ -12,12 +12,13 @@
  *      of the same asset and date sold whose units add up to the broker's;
  *   3. same day: a broker line still alone pairs with the one sale of that asset on that date
  *      still unmatched, if exactly one is left; its fields then differ (units at least).
- * What is left is unmatched on either side.
+ * What is left is unmatched on either side. The service's lines are indexed by what each pass
+ * compares (asset, dates, units), so matching is near-linear in the lines of both sides.
  */
 import { parse } from 'csv-parse/sync';
 import type { Decimal } from 'decimal.js';
 import { sumExact, toExact } from '../money/exact-decimal.js';
-import { canonicalDecimal, roundUsdToCents } from '../money/format.js';
+import { canonicalDecimal, roundUsdToCents, type DecimalInput } from '../money/format.js';
 import type { Form8949Line } from './form-8949-lines.js';
 
 /** The layout's columns: header names (any order, case-insensitive) and the form's boxes. */
@@ -106,6 +107,8 @@ export function parseForm1099Da(text: string): Form1099DaParse {
   }
   const problems: Form1099DaProblem[] = [];
   const lines: BrokerLine[] = [];
+  // A file has few distinct dates and many lines: each date is checked once.
+  const dates = new Map<string, boolean>();
   for (const { record, info } of body) {
     const line = info.lines;
     const field = (name: string) => {
@@ -122,11 +125,12 @@ export function parseForm1099Da(text: string): Form1099DaParse {
     const term = field('term').toLowerCase();
     const before = problems.length;
     if (!TICKER.test(asset)) wrong(`asset must be a ticker of 1-20 letters or digits (got "${asset}").`);
-    if (!UNITS.test(units) || toExact(units).isZero())
+    // UNITS is digits and one point: zero is no digit 1-9.
+    if (!UNITS.test(units) || !/[1-9]/.test(units))
       wrong(`units must be a decimal number > 0 with at most 30 decimals (got "${units}").`);
-    if (acquired !== '' && acquired.toUpperCase() !== 'VARIOUS' && !isDate(acquired))
+    if (acquired !== '' && acquired.toUpperCase() !== 'VARIOUS' && !isDate(acquired, dates))
       wrong(`date_acquired must be YYYY-MM-DD, VARIOUS or blank (got "${acquired}").`);
-    if (!isDate(sold)) wrong(`date_sold must be a date YYYY-MM-DD (got "${sold}").`);
+    if (!isDate(sold, dates)) wrong(`date_sold must be a date YYYY-MM-DD (got "${sold}").`);
     if (!AMOUNT.test(proceeds))
       wrong(`proceeds must be USD ≥ 0 with at most 2 decimals (got "${proceeds}").`);
     if (basis !== '' && !AMOUNT.test(basis))
@@ -149,10 +153,14 @@ export function parseForm1099Da(text: string): Form1099DaParse {
   return problems.length > 0 ? { ok: false, problems } : { ok: true, lines };
 }
 
-function isDate(text: string): boolean {
-  if (!DATE.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+function isDate(text: string, known: Map<string, boolean>): boolean {
+  let valid = known.get(text);
+  if (valid === undefined) {
+    const date = DATE.test(text) ? new Date(`${text}T00:00:00Z`) : null;
+    valid = date !== null && !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+    known.set(text, valid);
+  }
+  return valid;
 }
 
 export type DifferenceField = 'units' | 'date_acquired' | 'proceeds' | 'cost_basis' | 'term';
@@ -204,53 +212,76 @@ export function reconcileForm1099Da(
   broker: readonly BrokerLine[],
   service: readonly Form8949Line[],
 ): Form1099DaReconciliation {
+  // Near-linear (issue 27 item 9): the service's lines are indexed once by what each pass
+  // compares, so no pass scans the other side's lines per broker line. Each pass keeps the
+  // order the scans had: the first service line, the first sale in service order.
   const used = new Set<Form8949Line>();
   const pairs: Pairing[] = [];
   const open = new Set(broker);
-  const free = (line: Form8949Line) => !used.has(line);
 
-  // 1. Per lot.
+  // 1. Per lot: the first unused line of the same asset, date sold, date acquired and units.
+  const byLot = groupBy(service, (l) =>
+    l.dateAcquired === null ? null : lotKey(l.symbol, l.dateSold, l.dateAcquired, l.quantity),
+  );
+  const nextOfLot = new Map<string, number>();
   for (const b of broker) {
     if (b.dateAcquired === null) continue;
-    const line = service.find(
-      (l) =>
-        free(l) &&
-        l.symbol === b.asset &&
-        l.dateSold === b.dateSold &&
-        l.dateAcquired === b.dateAcquired &&
-        toExact(l.quantity).equals(b.units),
-    );
+    const key = lotKey(b.asset, b.dateSold, b.dateAcquired, b.units);
+    const candidates = byLot.get(key);
+    const index = nextOfLot.get(key) ?? 0;
+    const line = candidates?.[index];
     if (!line) continue;
+    nextOfLot.set(key, index + 1);
     used.add(line);
     open.delete(b);
     pairs.push(pair(b, [line], 'lot'));
   }
-  // 2. Per sale.
-  for (const b of [...open]) {
-    const sale = salesOf(service.filter(free), b).find((lines) =>
-      sumExact(lines.map((l) => l.quantity)).equals(b.units),
-    );
+
+  // The unused lines of each sale, the sales of each asset and date sold in the order their first
+  // unused line comes in. Only pass 2 and 3 take sales from here on, always whole.
+  const sales = [...groupBySale(service.filter((l) => !used.has(l))).values()];
+  const salesOfDay = groupBy(sales, (sale) => dayKey(sale[0].symbol, sale[0].dateSold));
+  const taken = new Set<Form8949Line[]>();
+
+  // 2. Per sale: the first untaken sale of the asset and date sold whose units add up to the broker's.
+  const bySum = groupBy(sales, (sale) =>
+    lotKey(sale[0].symbol, sale[0].dateSold, '', sumExact(sale.map((l) => l.quantity))),
+  );
+  const nextOfSum = new Map<string, number>();
+  for (const b of broker) {
+    if (!open.has(b)) continue;
+    const key = lotKey(b.asset, b.dateSold, '', b.units);
+    const candidates = bySum.get(key);
+    const index = nextOfSum.get(key) ?? 0;
+    const sale = candidates?.[index];
     if (!sale) continue;
-    for (const line of sale) used.add(line);
+    nextOfSum.set(key, index + 1);
+    taken.add(sale);
     open.delete(b);
     pairs.push(pair(b, sale, 'sale'));
   }
-  // 3. Same day, only when one sale is left to pair with.
-  for (const b of [...open]) {
-    const sales = salesOf(service.filter(free), b);
-    const onlySale = sales.length === 1 ? sales[0] : undefined;
-    if (!onlySale) continue;
-    const othersThatDay = [...open].filter(
-      (other) => other !== b && other.asset === b.asset && other.dateSold === b.dateSold,
-    );
-    if (othersThatDay.length > 0) continue;
-    for (const line of onlySale) used.add(line);
+
+  // 3. Same day, only when one sale is left to pair with and the broker line is the only one of
+  // its asset and date left: then nothing else of that day can pair, so one pass of counts does.
+  const openOfDay = new Map<string, number>();
+  for (const b of open) {
+    const key = dayKey(b.asset, b.dateSold);
+    openOfDay.set(key, (openOfDay.get(key) ?? 0) + 1);
+  }
+  for (const b of broker) {
+    if (!open.has(b)) continue;
+    const key = dayKey(b.asset, b.dateSold);
+    if (openOfDay.get(key) !== 1) continue;
+    const left = (salesOfDay.get(key) ?? []).filter((sale) => !taken.has(sale));
+    if (left.length !== 1) continue;
+    const onlySale = left[0];
+    taken.add(onlySale);
     open.delete(b);
+    openOfDay.set(key, 0);
     pairs.push(pair(b, onlySale, 'same_day'));
   }
 
-  const leftOver = service.filter(free);
-  const unmatchedService = [...groupBySale(leftOver).values()].map(side);
+  const unmatchedService = sales.filter((sale) => !taken.has(sale)).map(side);
   pairs.sort((a, b) => a.broker.line - b.broker.line);
   return {
     matched: pairs.filter((p) => p.differences.length === 0),
@@ -262,33 +293,54 @@ export function reconcileForm1099Da(
   };
 }
 
-/** The unmatched sales of the broker line's asset and date sold, each as its lines. */
-function salesOf(lines: readonly Form8949Line[], b: BrokerLine): Form8949Line[][] {
-  return [...groupBySale(lines.filter((l) => l.symbol === b.asset && l.dateSold === b.dateSold)).values()];
+/** Asset and date sold: one trading day of one asset. */
+function dayKey(asset: string, dateSold: string): string {
+  return `${asset}\u0000${dateSold}`;
 }
 
-function groupBySale(lines: readonly Form8949Line[]): Map<string, Form8949Line[]> {
-  const sales = new Map<string, Form8949Line[]>();
-  for (const line of lines) {
-    const key = `${line.accountId}\u0000${line.transactionId}`;
-    sales.set(key, [...(sales.get(key) ?? []), line]);
+/** Asset, date sold, date acquired and units (by value: canonical decimal text). */
+function lotKey(asset: string, dateSold: string, dateAcquired: string, units: DecimalInput): string {
+  return `${dayKey(asset, dateSold)}\u0000${dateAcquired}\u0000${canonicalDecimal(units)}`;
+}
+
+/** Items grouped by key (null: left out), each group in input order. */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | null): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === null) continue;
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
   }
-  return sales;
+  return groups;
+}
+
+/** The lines of each sale (account and transaction id), sales in the order of their first line. */
+function groupBySale(lines: readonly Form8949Line[]): Map<string, Form8949Line[]> {
+  return groupBy(lines, (line) => `${line.accountId}\u0000${line.transactionId}`);
 }
 
 function side(lines: readonly Form8949Line[]): ServiceSide {
   const first = lines[0] as Form8949Line;
-  const dates = new Set(lines.map((l) => l.dateAcquired));
-  const terms = new Set(lines.map((l) => l.term));
+  let oneDate = true;
+  let oneTerm = true;
+  for (const line of lines) {
+    oneDate &&= line.dateAcquired === first.dateAcquired;
+    oneTerm &&= line.term === first.term;
+  }
   return {
     transactionId: first.transactionId,
     accountId: first.accountId,
-    units: canonicalDecimal(sumExact(lines.map((l) => l.quantity))),
-    dateAcquired: dates.size === 1 ? (first.dateAcquired ?? null) : null,
+    units:
+      lines.length === 1
+        ? canonicalDecimal(first.quantity)
+        : canonicalDecimal(sumExact(lines.map((l) => l.quantity))),
+    dateAcquired: oneDate ? (first.dateAcquired ?? null) : null,
     dateSold: first.dateSold,
-    proceedsUsd: cents(sumExact(lines.map((l) => l.proceedsUsd))),
-    costBasisUsd: cents(sumExact(lines.map((l) => l.costBasisUsd))),
-    term: terms.size === 1 ? first.term : null,
+    proceedsUsd: cents(lines.length === 1 ? first.proceedsUsd : sumExact(lines.map((l) => l.proceedsUsd))),
+    costBasisUsd: cents(lines.length === 1 ? first.costBasisUsd : sumExact(lines.map((l) => l.costBasisUsd))),
+    term: oneTerm ? first.term : null,
     lines: lines.length,
   };
 }
@@ -297,7 +349,9 @@ function pair(b: BrokerLine, lines: readonly Form8949Line[], matchedBy: Pairing[
   const s = side(lines);
   const differences: FieldDifference[] = [];
   const number = (field: DifferenceField, broker: string, service: string) => {
-    if (!toExact(broker).equals(service))
+    // Equal text is an equal value (both sides are canonical or cents text); only text that
+    // differs is compared as numbers (e.g. "-0.00" and "0.00").
+    if (broker !== service && !toExact(broker).equals(service))
       differences.push({
         field,
         broker,
@@ -313,13 +367,23 @@ function pair(b: BrokerLine, lines: readonly Form8949Line[], matchedBy: Pairing[
       service: s.dateAcquired ?? 'VARIOUS',
       difference: null,
     });
-  number('proceeds', cents(toExact(b.proceedsUsd)), s.proceedsUsd);
-  if (b.costBasisUsd !== null) number('cost_basis', cents(toExact(b.costBasisUsd)), s.costBasisUsd);
+  number('proceeds', centsOfText(b.proceedsUsd), s.proceedsUsd);
+  if (b.costBasisUsd !== null) number('cost_basis', centsOfText(b.costBasisUsd), s.costBasisUsd);
   if (b.term !== null && b.term !== s.term)
     differences.push({ field: 'term', broker: b.term, service: s.term ?? 'mixed', difference: null });
   return { broker: b, service: s, matchedBy, differences };
 }
 
+/** Cents text of decimal text: padded without decimal.js when it has at most 2 decimals (a broker's amount always has). */
+function centsOfText(text: string): string {
+  const point = text.indexOf('.');
+  if (/^\d+(\.\d{1,2})?$/.test(text)) {
+    return point < 0 ? `${text}.00` : text.length - point === 2 ? `${text}0` : text;
+  }
+  return cents(toExact(text));
+}
+
 function cents(value: Decimal): string {
-  return roundUsdToCents(value).toFixed(2);
+  // A Form 8949 line's amounts are cents already: rounding them again is the same value.
+  return (value.decimalPlaces() <= 2 ? value : roundUsdToCents(value)).toFixed(2);
 }
