@@ -97,13 +97,14 @@ const BROKER = [
 
 describe('Form 1099-DA reconciliation (e2e)', () => {
   let t: TestApp;
+  let admin: string;
   let partner: string;
   let partnerB: string;
   let account: CreatedAccount;
 
   beforeAll(async () => {
     t = await startTestApp({}, { clock: new ManualClock(START) });
-    const admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
+    admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
     partnerB = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
     await t.app.get(TenantsService).createTenant('da-example', '1099-DA worked example');
     const client = await t.app.get(ClientsService).createClient('da-example', ['partner']);
@@ -231,5 +232,108 @@ describe('Form 1099-DA reconciliation (e2e)', () => {
       .set('Content-Type', 'text/csv')
       .send(BROKER)
       .expect(401);
+  });
+
+  // Issue 27 items 9 and 10: the answer is bounded. Each list holds at most `limit` items of the
+  // whole outcome; the next page is the same file and parameters with the cursor.
+  const RECONCILE = () => `tax_year=2025&account_id=${account.accountId}`;
+  const references = (body: {
+    matched: { broker: { reference: string } }[];
+    different: { broker: { reference: string } }[];
+    unmatched_broker: { reference: string }[];
+    unmatched_service: { transaction_id: string }[];
+  }) => [
+    body.matched.map((p) => p.broker.reference),
+    body.different.map((p) => p.broker.reference),
+    body.unmatched_broker.map((b) => b.reference),
+    body.unmatched_service.map((s) => s.transaction_id),
+  ];
+
+  it('pages the four lists together with limit and cursor; counts and totals cover the whole file', async () => {
+    const first = await reconcile(`${RECONCILE()}&limit=1`, BROKER).expect(200);
+    expect(first.body).toMatchObject({
+      counts: { matched: 2, different: 1, unmatched_broker: 1, unmatched_service: 1 },
+      broker_proceeds: '136250.00',
+      service_proceeds: '127650.00',
+    });
+    expect(references(first.body)).toEqual([['A'], ['C'], ['D'], ['s4']]);
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+
+    const cursor = encodeURIComponent(first.body.next_cursor);
+    const second = await reconcile(`${RECONCILE()}&limit=1&cursor=${cursor}`, BROKER).expect(200);
+    expect(references(second.body)).toEqual([['B'], [], [], []]);
+    expect(second.body.counts).toEqual(first.body.counts);
+    expect(second.body.next_cursor).toBeNull();
+
+    // Without limit: 100 a list, and the whole of this small file fits.
+    const all = await reconcile(RECONCILE(), BROKER).expect(200);
+    expect(references(all.body)).toEqual([['A', 'B'], ['C'], ['D'], ['s4']]);
+    expect(all.body.next_cursor).toBeNull();
+  });
+
+  it('a list longer than the default page of 100 is cut there, the rest follows by cursor', async () => {
+    const rows = Array.from({ length: 150 }, (_, i) => `DOGE,1,,2025-09-01,1.00,,,X${i}`);
+    const file = [BROKER.split('\n')[0], ...rows].join('\n');
+    const first = await reconcile(RECONCILE(), file).expect(200);
+    expect(first.body.counts.unmatched_broker).toBe(150);
+    expect(first.body.unmatched_broker).toHaveLength(100);
+    expect(first.body.unmatched_broker[99].reference).toBe('X99');
+    const rest = await reconcile(
+      `${RECONCILE()}&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      file,
+    ).expect(200);
+    expect(rest.body.unmatched_broker.map((b: { reference: string }) => b.reference)).toEqual(
+      rows.slice(100).map((_, i) => `X${100 + i}`),
+    );
+    expect(rest.body.next_cursor).toBeNull();
+  });
+
+  it('limit and cursor errors are a 400 naming the field; a cursor belongs to its file, parameters and tenant', async () => {
+    for (const limit of ['0', '1001', 'x', '1.5']) {
+      const res = await reconcile(`${RECONCILE()}&limit=${limit}`, BROKER).expect(400);
+      expect(Object.keys(res.body.errors)).toContain('limit');
+    }
+    const first = await reconcile(`${RECONCILE()}&limit=1`, BROKER).expect(200);
+    const cursor = encodeURIComponent(first.body.next_cursor);
+    const otherFile = await reconcile(`${RECONCILE()}&limit=1&cursor=${cursor}`, `${BROKER}\n`).expect(400);
+    expect(otherFile.body.errors.cursor.join(' ')).toMatch(/another file or other parameters/);
+    const otherMethod = await reconcile(`${RECONCILE()}&method=hifo&cursor=${cursor}`, BROKER).expect(400);
+    expect(Object.keys(otherMethod.body.errors)).toEqual(['cursor']);
+    const tampered = encodeURIComponent(`x${first.body.next_cursor}`);
+    expect(
+      Object.keys((await reconcile(`${RECONCILE()}&cursor=${tampered}`, BROKER).expect(400)).body.errors),
+    ).toEqual(['cursor']);
+    // Another tenant's cursor: 400 (and its account is a 404 before that).
+    expect(
+      Object.keys(
+        (await reconcile(`tax_year=2025&limit=1&cursor=${cursor}`, BROKER, partnerB).expect(400)).body.errors,
+      ),
+    ).toEqual(['cursor']);
+  });
+
+  it('a history that changed between two pages is a 409 on the cursor: pages never mix two reconciliations', async () => {
+    const first = await reconcile(`${RECONCILE()}&limit=1`, BROKER).expect(200);
+    // The broker's line D (0.1 BTC on 2025-08-01 for 9,000) now has its sale on the service's side.
+    const sale = sourceTx({
+      transactionId: 's5',
+      at: '2025-08-01T10:00:00Z',
+      direction: 'sell',
+      amount: '0.1',
+      priceUsd: '90000',
+    });
+    await importCsv(t, admin, account.accountId, csvOf([...HISTORY, sale]), 'da-example').expect(200);
+    const res = await reconcile(
+      `${RECONCILE()}&limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      BROKER,
+    ).expect(409);
+    expect(res.body.errors.cursor.join(' ')).toMatch(/changed since this cursor was issued/);
+    expect(res.body.reason).toBe('reconciliation_changed');
+    const again = await reconcile(RECONCILE(), BROKER).expect(200);
+    expect(again.body.counts).toEqual({
+      matched: 3,
+      different: 1,
+      unmatched_broker: 0,
+      unmatched_service: 1,
+    });
   });
 });

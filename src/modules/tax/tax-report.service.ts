@@ -23,7 +23,17 @@ import {
   type Readiness,
   type TermLineTotals,
 } from '../../domain/tax/index.js';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import type { AccountRecord } from '../accounts/index.js';
+import {
+  DEFAULT_1099_DA_PAGE,
+  FORM_1099_DA_CURSOR_PURPOSE,
+  isForm1099DaPosition,
+  outcomeDigest,
+  pageOf,
+  requestDigest,
+  type Form1099DaPosition,
+} from './form-1099-da-page.js';
 import { TaxAccountSelection, type AccountSelector, type MethodSource } from './tax-account-selection.js';
 
 export {
@@ -58,9 +68,31 @@ export interface TaxReportScope {
 
 export interface GainsReport extends TaxReportScope, GainsSummary {}
 
-export interface Form1099DaReport extends TaxReportScope, Form1099DaReconciliation {
+export interface Form1099DaReport extends TaxReportScope {
   readonly brokerLines: number;
   readonly serviceLines: number;
+  /** Over the whole file, whatever the page. */
+  readonly counts: {
+    readonly matched: number;
+    readonly different: number;
+    readonly unmatchedBroker: number;
+    readonly unmatchedService: number;
+  };
+  readonly brokerProceedsUsd: string;
+  readonly serviceProceedsUsd: string;
+  /** This page of each list: at most `limit` items, from the cursor's position on. */
+  readonly page: Pick<
+    Form1099DaReconciliation,
+    'matched' | 'different' | 'unmatchedBroker' | 'unmatchedService'
+  >;
+  /** null: no list has more. */
+  readonly nextCursor: string | null;
+}
+
+/** Which page of a reconciliation: `limit` items of each list, after `cursor`'s position. */
+export interface Form1099DaPageRequest {
+  readonly limit?: number;
+  readonly cursor?: string;
 }
 
 /** At most this many line problems are listed in a 400 (all are counted). */
@@ -77,6 +109,7 @@ export class TaxReportService {
   constructor(
     private readonly selection: TaxAccountSelection,
     private readonly clock: Clock,
+    private readonly cursors: CursorCodec,
   ) {}
 
   async gainsReport(tenantId: string, query: TaxReportQuery): Promise<GainsReport> {
@@ -97,9 +130,31 @@ export class TaxReportService {
   /**
    * A broker's Form 1099-DA (CSV, docs/tax-report.md "Form 1099-DA reconciliation") matched with
    * this tax year's Form 8949 lines of the selected accounts. A bad file is a 400 naming every
-   * bad line (the first 100); nothing is stored either way.
+   * bad line (the first 100); nothing is stored either way. The answer is paged
+   * (form-1099-da-page.ts): one page of each list, counts and totals over the whole file.
    */
-  async reconcileForm1099Da(tenantId: string, query: TaxReportQuery, csv: string): Promise<Form1099DaReport> {
+  async reconcileForm1099Da(
+    tenantId: string,
+    query: TaxReportQuery,
+    csv: string,
+    pageRequest: Form1099DaPageRequest = {},
+  ): Promise<Form1099DaReport> {
+    // A cursor from another tenant, of another file or parameters is refused before any work.
+    const request = requestDigest(csv, query);
+    const position = pageRequest.cursor
+      ? await this.cursors.decode(
+          tenantId,
+          FORM_1099_DA_CURSOR_PURPOSE,
+          pageRequest.cursor,
+          isForm1099DaPosition,
+        )
+      : null;
+    if (position && position.f !== request) {
+      throw DomainError.validation(
+        'cursor',
+        'cursor was issued for another file or other parameters: send the same file and parameters with it, or start again without it.',
+      );
+    }
     const parsed = parseForm1099Da(csv);
     if (!parsed.ok) {
       const listed = parsed.problems.slice(0, LISTED_PROBLEMS);
@@ -110,11 +165,36 @@ export class TaxReportService {
       throw new DomainError(ErrorCode.ValidationFailed, summary, errors);
     }
     const { scope, year } = await this.prepare(tenantId, query);
+    const reconciliation = reconcileForm1099Da(parsed.lines, year.lines);
+    const outcome = outcomeDigest(reconciliation);
+    if (position && position.r !== outcome) {
+      const message =
+        'The reconciliation changed since this cursor was issued (the history of the accounts changed): start again without cursor.';
+      throw new DomainError(ErrorCode.Conflict, message, { cursor: [message] }, 'reconciliation_changed');
+    }
+    const offset = position?.o ?? 0;
+    const limit = pageRequest.limit ?? DEFAULT_1099_DA_PAGE;
+    const { page, more } = pageOf(reconciliation, offset, limit);
     return {
       ...scope,
-      ...reconcileForm1099Da(parsed.lines, year.lines),
       brokerLines: parsed.lines.length,
       serviceLines: year.lines.length,
+      counts: {
+        matched: reconciliation.matched.length,
+        different: reconciliation.different.length,
+        unmatchedBroker: reconciliation.unmatchedBroker.length,
+        unmatchedService: reconciliation.unmatchedService.length,
+      },
+      brokerProceedsUsd: reconciliation.brokerProceedsUsd,
+      serviceProceedsUsd: reconciliation.serviceProceedsUsd,
+      page,
+      nextCursor: more
+        ? await this.cursors.encode(tenantId, FORM_1099_DA_CURSOR_PURPOSE, {
+            o: offset + limit,
+            f: request,
+            r: outcome,
+          } satisfies Form1099DaPosition)
+        : null,
     };
   }
 

@@ -3,6 +3,7 @@ import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common
 import {
   ApiBadRequestResponse,
   ApiBody,
+  ApiConflictResponse,
   ApiConsumes,
   ApiNotFoundResponse,
   ApiPayloadTooLargeResponse,
@@ -100,12 +101,12 @@ export class TaxController {
   @HttpCode(200)
   @AuditedRead('account.read.form1099da_reconciliation', {
     target: { query: 'account_id' },
-    query: ['tax_year', 'method', 'identity'],
+    query: ['tax_year', 'method', 'identity', 'limit'],
   })
   @ApiOperation({
     summary: 'Reconcile a broker’s Form 1099-DA with the service’s disposals of the year',
     description:
-      'The body is the broker’s 1099-DA as CSV (Content-Type text/csv, up to 5 MB) in the documented layout of the form’s boxes (docs/tax-report.md, "Form 1099-DA reconciliation"). Each line is matched with the year’s Form 8949 lines of the account (or the tenant): per lot, per sale, or the one sale of the asset that day; the answer lists the matches, the differences (units, date acquired, proceeds, basis, term: both values) and what is unmatched on either side. Nothing is stored. An addition to the published API.',
+      'The body is the broker’s 1099-DA as CSV (Content-Type text/csv, up to 5 MB) in the documented layout of the form’s boxes (docs/tax-report.md, "Form 1099-DA reconciliation"). Each line is matched with the year’s Form 8949 lines of the account (or the tenant): per lot, per sale, or the one sale of the asset that day; the answer lists the matches, the differences (units, date acquired, proceeds, basis, term: both values) and what is unmatched on either side. Paged: each of the four lists holds at most `limit` items (default 100, at most 1,000) while `counts` and the totals cover the whole file; the next page is the same file and parameters with `cursor` = `next_cursor` (null on the last page). Nothing is stored. An addition to the published API.',
   })
   @ApiConsumes('text/csv')
   @ApiBody({
@@ -118,7 +119,12 @@ export class TaxController {
   })
   @ApiOkResponse({ type: Form1099DaReconciliationDto })
   @ApiBadRequestResponse({
-    description: 'A malformed parameter, or bad lines of the file by line number ("line 3": [...]).',
+    description:
+      'A malformed parameter, bad lines of the file by line number ("line 3": [...]), or a cursor that is not this endpoint’s for this file and these parameters (`cursor`).',
+  })
+  @ApiConflictResponse({
+    description:
+      'The cursor’s reconciliation changed since it was issued (the history of the accounts changed between two pages): start again without cursor.',
   })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
   @ApiPayloadTooLargeResponse({ description: 'Over 5 MB.' })
@@ -129,6 +135,11 @@ export class TaxController {
     @Req() request: Request,
   ): Promise<Form1099DaReconciliationDto> {
     const csv = await readCsvBody(request, FORM_1099_DA_LIMIT_BYTES);
-    return toForm1099DaDto(await this.reports.reconcileForm1099Da(client.tenantId, toQuery(query), csv));
+    return toForm1099DaDto(
+      await this.reports.reconcileForm1099Da(client.tenantId, toQuery(query), csv, {
+        limit: query.limit,
+        cursor: query.cursor,
+      }),
+    );
   }
 }

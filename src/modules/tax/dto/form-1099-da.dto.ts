@@ -158,7 +158,7 @@ export class Form1099DaReconciliationDto {
   @ApiProperty({ type: 'integer', description: 'The service’s Form 8949 lines of the year.' })
   service_lines: number;
 
-  @ApiProperty({ type: Form1099DaCountsDto, description: 'How many of each outcome.' })
+  @ApiProperty({ type: Form1099DaCountsDto, description: 'How many of each outcome, over the whole file.' })
   counts: Form1099DaCountsDto;
 
   @ApiProperty({ description: 'Sum of the broker’s proceeds (cents).', example: '136250.00' })
@@ -167,15 +167,35 @@ export class Form1099DaReconciliationDto {
   @ApiProperty({ description: 'Sum of the service’s proceeds of the year (cents).', example: '127650.00' })
   service_proceeds: string;
 
-  @ApiProperty({ type: [PairingDto], description: 'Pairs that agree, in file order.' })
+  @ApiProperty({
+    type: [PairingDto],
+    description: 'Pairs that agree, in file order: this page’s (at most `limit`; `counts.matched` in all).',
+  })
   matched: PairingDto[];
 
-  @ApiProperty({ type: [PairingDto], description: 'Pairs with differences, in file order.' })
+  @ApiProperty({
+    type: [PairingDto],
+    description: 'Pairs with differences, in file order: this page’s (at most `limit`).',
+  })
   different: PairingDto[];
 
-  @ApiProperty({ type: [BrokerLineDto], description: 'Broker lines the service has nothing for.' })
+  @ApiProperty({
+    type: [BrokerLineDto],
+    description: 'Broker lines the service has nothing for, in file order: this page’s (at most `limit`).',
+  })
   unmatched_broker: BrokerLineDto[];
 
-  @ApiProperty({ type: [ServiceSideDto], description: 'The service’s sales the broker did not report.' })
+  @ApiProperty({
+    type: [ServiceSideDto],
+    description: 'The service’s sales the broker did not report: this page’s (at most `limit`).',
+  })
   unmatched_service: ServiceSideDto[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Send the same file and parameters with `cursor` set to this for the next page of every list; null when no list has more.',
+  })
+  next_cursor: string | null;
 }

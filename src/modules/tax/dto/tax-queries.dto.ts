@@ -7,7 +7,10 @@ import {
 } from '../../../domain/cost-basis/index.js';
 import {
   IsIn,
+  IsInt,
   IsOptional,
+  Max,
+  Min,
   IsString,
   IsUUID,
   Matches,
@@ -18,6 +21,7 @@ import {
   type ValidatorConstraintInterface,
   type ValidationArguments,
 } from 'class-validator';
+import { DEFAULT_1099_DA_PAGE, MAX_1099_DA_PAGE } from '../form-1099-da-page.js';
 
 /** A four-digit year; the range (2009 up to the current year) is checked against the clock by the service. */
 @ValidatorConstraint({ name: 'taxYear' })
@@ -101,5 +105,35 @@ export class Form8949QueryDto extends TaxReportQueryDto {
   format?: 'json' | 'csv';
 }
 
-/** The account selection, year and method of the reconciliation (no asset: every line of the file counts). */
-export class Form1099DaQueryDto extends OmitType(TaxReportQueryDto, ['asset'] as const) {}
+/** Query-string integers: digits only; anything else stays a string and fails @IsInt. */
+const toInteger = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d{1,9}$/.test(value) ? Number(value) : value;
+
+/**
+ * The account selection, year and method of the reconciliation (no asset: every line of the file
+ * counts), and the page of its lists (docs/tax-report.md, "Form 1099-DA reconciliation").
+ */
+export class Form1099DaQueryDto extends OmitType(TaxReportQueryDto, ['asset'] as const) {
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: `Items per list on a page: default ${DEFAULT_1099_DA_PAGE}, from 1 to ${MAX_1099_DA_PAGE}. Each of \`matched\`, \`different\`, \`unmatched_broker\` and \`unmatched_service\` holds at most this many; counts and totals are over the whole file.`,
+    minimum: 1,
+    maximum: MAX_1099_DA_PAGE,
+    default: DEFAULT_1099_DA_PAGE,
+  })
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'limit must be an integer.' })
+  @Min(1, { message: `limit must be from 1 to ${MAX_1099_DA_PAGE}.` })
+  @Max(MAX_1099_DA_PAGE, { message: `limit must be from 1 to ${MAX_1099_DA_PAGE}.` })
+  limit?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'The `next_cursor` of the previous page (opaque, tamper-evident), sent with the same file and parameters.',
+  })
+  @IsOptional()
+  @IsString({ message: 'cursor must be a string.' })
+  @MaxLength(1000, { message: 'cursor is not a cursor this service issued.' })
+  cursor?: string;
+}
