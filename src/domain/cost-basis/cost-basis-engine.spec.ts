@@ -437,6 +437,7 @@ describe('computeCostBasis: income and fees paid in the asset', () => {
         term: 'short',
         basisKnown: true,
         lotOriginTransactionId: 'b1',
+        acquiredInAccount: true,
       },
     ]);
     expect(openLotRows(result)).toEqual([

@@ -281,6 +281,7 @@ class CostBasisEngine {
     });
   }
 
+  /** A buy or income: acquired in this very account. */
   private openKnownBasisLot(entry: LedgerEntry, quantity: ScaledDecimal, costBasisUsd: ScaledDecimal): void {
     this.lotBook.open(entry.accountId, entry.symbol, {
       quantity,
@@ -288,6 +289,7 @@ class CostBasisEngine {
       acquiredAt: entry.timestamp,
       basisKnown: true,
       originTransactionId: entry.transactionId,
+      acquiredInAccount: true,
     });
   }
 
@@ -310,6 +312,7 @@ class CostBasisEngine {
       acquiredAt: entry.timestamp,
       basisKnown: false,
       originTransactionId: entry.transactionId,
+      acquiredInAccount: false,
     });
     this.flagUnknownBasis(entry, quantity, reason);
   }
@@ -357,6 +360,7 @@ class CostBasisEngine {
           term: piece ? holdingTerm(piece.acquiredAt, entry.timestamp) : 'short',
           basisKnown: piece?.basisKnown ?? false,
           lotOriginTransactionId: piece?.originTransactionId ?? null,
+          acquiredInAccount: piece?.acquiredInAccount === true,
         });
       });
     }
@@ -397,7 +401,10 @@ class CostBasisEngine {
   private receiveTransfer(entry: LedgerEntry, quantity: ScaledDecimal, index: number): void {
     const moved = this.lotsInTransitByInIndex.get(index) ?? [];
     this.lotsInTransitByInIndex.delete(index);
-    for (const piece of moved) this.lotBook.open(entry.accountId, entry.symbol, piece);
+    // A moved lot keeps its date and basis, but was not acquired in this account.
+    for (const piece of moved) {
+      this.lotBook.open(entry.accountId, entry.symbol, { ...piece, acquiredInAccount: false });
+    }
     const extra = quantity.minus(sumScaled(moved.map((p) => p.quantity)));
     if (extra.isPositive()) this.openUnknownBasisLot(entry, extra, 'transfer_in_exceeds_out');
   }

@@ -133,6 +133,12 @@ export interface Disposal {
   readonly basisKnown: boolean;
   /** The transaction that opened the consumed lot; null for an uncovered piece. */
   readonly lotOriginTransactionId: string | null;
+  /**
+   * The consumed lot was bought or received as income in the disposing account and never left it
+   * (false for a lot that arrived by a transfer, a deposit, an uncovered piece): with an exchange
+   * account and an acquisition from 2026, a covered digital asset (docs/tax-report.md, boxes G/J).
+   */
+  readonly acquiredInAccount: boolean;
 }
 
 export type RemovalReason = 'withdrawal' | 'unmatched_transfer_out' | 'transfer_shortfall';

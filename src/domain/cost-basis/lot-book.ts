@@ -12,6 +12,12 @@ export interface LotPiece {
   readonly acquiredAt: Date;
   readonly basisKnown: boolean;
   readonly originTransactionId: string;
+  /**
+   * Bought or received as income in the account that holds it, and never moved since (a covered
+   * digital asset when that account is an exchange's, from 2026: docs/tax-report.md, "Parts and
+   * boxes"). False (or unset) for a deposit, a lot that arrived by a transfer, an allocated lot.
+   */
+  readonly acquiredInAccount?: boolean;
 }
 
 /** A piece held by one account; sequence is its arrival order in the book, the last tie-breaker. */
@@ -330,5 +336,6 @@ function pieceFields(piece: LotPiece): LotPiece {
     acquiredAt: piece.acquiredAt,
     basisKnown: piece.basisKnown,
     originTransactionId: piece.originTransactionId,
+    acquiredInAccount: piece.acquiredInAccount === true,
   };
 }

@@ -27,6 +27,7 @@ describe('computeCostBasis: unknown basis', () => {
         term: 'short',
         basisKnown: false,
         lotOriginTransactionId: 'dep',
+        acquiredInAccount: false,
       },
     ]);
     expect(result.issues).toEqual([

@@ -25,18 +25,43 @@ export type Custody = 'custodial' | 'self_custody';
 /** Why a line must be reviewed before filing. */
 export type LineReviewReason = 'unknown_basis' | 'uncovered_disposal';
 
+/** First instant whose acquisitions in a broker's custody are covered digital assets (2026-01-01 UTC). */
+export const FIRST_COVERED_ACQUISITION = new Date(Date.UTC(2026, 0, 1));
+
 /**
  * The box of a line. Before 2025: C (short) / F (long), "not reported to you on Form 1099-B".
- * From 2025 (digital-asset boxes), assuming no broker reported basis to the IRS:
- *   custodial    → H (short) / K (long): "reported on Form(s) 1099-DA showing basis was not reported to the IRS";
- *   self_custody → I (short) / L (long): "not reported to you on Form 1099-DA".
- * G / J (1099-DA with basis reported) are never chosen: the service cannot know what a broker
- * reported; docs/tax-report.md says when to move lines there.
+ * From 2025 (digital-asset boxes):
+ *   custodial, covered → G (short) / J (long): "reported on Form(s) 1099-DA showing basis was
+ *     reported to the IRS" (the broker must report the basis of a covered digital asset);
+ *   custodial          → H (short) / K (long): "…showing basis was not reported to the IRS";
+ *   self_custody       → I (short) / L (long): "not reported to you on Form 1099-DA".
+ * `covered`: isCoveredDigitalAsset. docs/tax-report.md, "Parts and boxes".
  */
-export function form8949Box(taxYear: number, term: HoldingTerm, custody: Custody): Form8949Box {
+export function form8949Box(
+  taxYear: number,
+  term: HoldingTerm,
+  custody: Custody,
+  covered = false,
+): Form8949Box {
   if (taxYear < FIRST_DIGITAL_ASSET_BOX_YEAR) return term === 'short' ? 'C' : 'F';
+  if (custody === 'custodial' && covered) return term === 'short' ? 'G' : 'J';
   if (custody === 'custodial') return term === 'short' ? 'H' : 'K';
   return term === 'short' ? 'I' : 'L';
+}
+
+/**
+ * A covered digital asset (Treas. Reg. §1.6045-1(a)(15)(i)(J)): sold from a custodial (exchange)
+ * account, from a lot acquired in that same account (bought or received there, never moved) on or
+ * after 2026-01-01. The broker reports its basis on Form 1099-DA. A lot transferred in from another
+ * account, a deposit, or a lot acquired before 2026 is not covered.
+ */
+export function isCoveredDigitalAsset(disposal: Disposal, custody: Custody): boolean {
+  return (
+    custody === 'custodial' &&
+    disposal.acquiredInAccount &&
+    disposal.acquiredAt !== null &&
+    disposal.acquiredAt.getTime() >= FIRST_COVERED_ACQUISITION.getTime()
+  );
 }
 
 export interface Form8949Line {
@@ -124,9 +149,10 @@ function toLine(
   const proceedsUsd = roundUsdToCents(disposal.proceedsUsd);
   const costBasisUsd = roundUsdToCents(disposal.costBasisUsd);
   const quantity = canonicalDecimal(disposal.quantity);
+  const custody = custodyOf(disposal.accountId);
   return {
     part: disposal.term === 'short' ? 'I' : 'II',
-    box: form8949Box(taxYear, disposal.term, custodyOf(disposal.accountId)),
+    box: form8949Box(taxYear, disposal.term, custody, isCoveredDigitalAsset(disposal, custody)),
     term: disposal.term,
     symbol: disposal.symbol,
     quantity,

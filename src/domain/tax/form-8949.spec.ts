@@ -16,20 +16,60 @@ const disposal = (fields: Partial<Disposal>): Disposal => ({
   term: 'long',
   basisKnown: true,
   lotOriginTransactionId: 'b1',
+  acquiredInAccount: true,
   ...fields,
 });
 
 describe('form8949Box', () => {
   it.each([
-    [2024, 'short', 'custodial', 'C'],
-    [2024, 'long', 'self_custody', 'F'],
-    [2009, 'short', 'self_custody', 'C'],
-    [2025, 'short', 'custodial', 'H'],
-    [2025, 'long', 'custodial', 'K'],
-    [2025, 'short', 'self_custody', 'I'],
-    [2026, 'long', 'self_custody', 'L'],
-  ] as const)('%i %s %s → %s', (year, term, custody, box) => {
-    expect(form8949Box(year, term, custody)).toBe(box);
+    [2024, 'short', 'custodial', false, 'C'],
+    [2024, 'long', 'self_custody', false, 'F'],
+    [2009, 'short', 'self_custody', false, 'C'],
+    [2025, 'short', 'custodial', false, 'H'],
+    [2025, 'long', 'custodial', false, 'K'],
+    [2025, 'short', 'self_custody', false, 'I'],
+    [2026, 'long', 'self_custody', false, 'L'],
+    [2026, 'short', 'custodial', false, 'H'],
+    [2026, 'short', 'custodial', true, 'G'],
+    [2027, 'long', 'custodial', true, 'J'],
+  ] as const)('%i %s %s, covered %s → %s', (year, term, custody, covered, box) => {
+    expect(form8949Box(year, term, custody, covered)).toBe(box);
+  });
+});
+
+describe('covered digital assets (issue 27 item 8)', () => {
+  // Sold from an exchange account in 2026: a lot acquired there on 2026-01-05 is covered (G);
+  // one acquired on 2025-12-31 is not (H), nor one that arrived by a transfer (H); the same lot
+  // sold from an own wallet has no broker (I). A day's boundary is UTC.
+  it.each<[string, Partial<Disposal>, 'custodial' | 'self_custody', string]>([
+    ['acquired in the account in 2026', { acquiredAt: new Date('2026-01-05T10:00:00Z') }, 'custodial', 'G'],
+    [
+      'acquired at the first instant of 2026',
+      { acquiredAt: new Date('2026-01-01T00:00:00Z') },
+      'custodial',
+      'G',
+    ],
+    ['acquired on the last day of 2025', { acquiredAt: new Date('2025-12-31T23:59:59Z') }, 'custodial', 'H'],
+    [
+      'transferred in from another account',
+      { acquiredAt: new Date('2026-01-05T10:00:00Z'), acquiredInAccount: false },
+      'custodial',
+      'H',
+    ],
+    ['sold from an own wallet', { acquiredAt: new Date('2026-01-05T10:00:00Z') }, 'self_custody', 'I'],
+    [
+      'not covered by any lot',
+      { acquiredAt: null, acquiredInAccount: false, basisKnown: false, lotOriginTransactionId: null },
+      'custodial',
+      'H',
+    ],
+  ])('%s → %s', (_, fields, custody, box) => {
+    const [line] = toForm8949Lines(
+      [disposal({ term: 'short', disposedAt: new Date('2026-06-01T10:00:00Z'), ...fields })],
+      2026,
+      () => custody,
+    );
+    expect(line.box).toBe(box);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { CostBasisMethod, LedgerEntry } from '../cost-basis/index.js';
 import { ledgerEntry } from '../cost-basis/testing/ledger-entry.factory.js';
 import { ReadinessReasonCode } from './readiness.js';
+import { totalsByBox } from './form-8949-lines.js';
 import {
   computeTaxYear,
   custodyOf,
@@ -154,6 +155,190 @@ describe('readiness', () => {
         count: 2,
         message: '2 account(s) are not synced (error, syncing): their transaction history may be incomplete.',
       },
+    ]);
+  });
+});
+
+describe('boxes G / J: covered digital assets sold from an exchange account (issue 27 item 8)', () => {
+  // Worked by hand. acct-x and acct-y are exchange accounts (custodial), acct-w an own wallet.
+  //   x-b0 2025-11-01 X buy 1 BTC at 50,000              basis 50,000 (before 2026: not covered)
+  //   x-b1 2026-01-05 X buy 1 BTC at 40,000 + 10 fee     basis 40,010 (covered in X)
+  //   x-r1 2026-01-10 X income 0.5 ETH at 3,000          basis 1,500 (received in X: covered)
+  //   x-d1 2026-01-20 X deposit 2 SOL                    unknown basis (came from outside X)
+  //   x-b2 2026-02-01 X buy 1 BTC at 45,000              basis 45,000 (covered in X)
+  //   w-b1 2026-01-02 W buy 1 ETH at 3,000               basis 3,000 (own wallet: no broker)
+  //   x-s1 2026-03-01 X sell 1.5 BTC at 60,000 − 30 fee  proceeds 89,970, FIFO:
+  //        b0 1:   59,980 − 50,000 = 9,980 short  → H (acquired 2025)
+  //        b1 0.5: 29,990 − 20,005 = 9,985 short  → G
+  //   x-t1 / y-t1 2026-03-05 0.5 BTC X → Y: b1's other half (20,005) moves, keeping its date
+  //   y-s1 2026-04-01 Y sell 0.5 BTC at 70,000: 35,000 − 20,005 = 14,995 short → H (transferred in)
+  //   x-s2 2026-06-01 X sell 0.5 ETH at 4,000: 2,000 − 1,500 = 500 short → G
+  //   w-s1 2026-06-01 W sell 1 ETH at 3,500: 3,500 − 3,000 = 500 short → I
+  //   x-s3 2026-07-01 X sell 2 SOL at 150: 300 − 0 (unknown, flagged) short → H
+  //   x-s4 2027-03-01 X sell 1 BTC at 80,000: b2, 80,000 − 45,000 = 35,000 long → J
+  const x = { id: 'acct-x', syncStatus: 'synced', address: null, chain: null };
+  const y = { id: 'acct-y', syncStatus: 'synced', address: null, chain: null };
+  const w = { id: 'acct-w', syncStatus: 'synced', address: 'bc1qwallet', chain: 'bitcoin' };
+  const history: LedgerEntry[] = [
+    ledgerEntry({
+      tx: 'x-b0',
+      account: 'acct-x',
+      at: '2025-11-01',
+      direction: 'buy',
+      amount: '1',
+      priceUsd: '50000',
+    }),
+    ledgerEntry({
+      tx: 'x-b1',
+      account: 'acct-x',
+      at: '2026-01-05',
+      direction: 'buy',
+      amount: '1',
+      priceUsd: '40000',
+      feeUsd: '10',
+    }),
+    ledgerEntry({
+      tx: 'x-r1',
+      account: 'acct-x',
+      at: '2026-01-10',
+      direction: 'income',
+      amount: '0.5',
+      priceUsd: '3000',
+      symbol: 'ETH',
+    }),
+    ledgerEntry({
+      tx: 'x-d1',
+      account: 'acct-x',
+      at: '2026-01-20',
+      direction: 'deposit',
+      amount: '2',
+      symbol: 'SOL',
+    }),
+    ledgerEntry({
+      tx: 'x-b2',
+      account: 'acct-x',
+      at: '2026-02-01',
+      direction: 'buy',
+      amount: '1',
+      priceUsd: '45000',
+    }),
+    ledgerEntry({
+      tx: 'w-b1',
+      account: 'acct-w',
+      at: '2026-01-02',
+      direction: 'buy',
+      amount: '1',
+      priceUsd: '3000',
+      symbol: 'ETH',
+    }),
+    ledgerEntry({
+      tx: 'x-s1',
+      account: 'acct-x',
+      at: '2026-03-01',
+      direction: 'sell',
+      amount: '1.5',
+      priceUsd: '60000',
+      feeUsd: '30',
+    }),
+    ledgerEntry({
+      tx: 'x-t1',
+      account: 'acct-x',
+      at: '2026-03-05',
+      direction: 'transfer_out',
+      amount: '0.5',
+      transferId: 't1',
+    }),
+    ledgerEntry({
+      tx: 'y-t1',
+      account: 'acct-y',
+      at: '2026-03-05',
+      direction: 'transfer_in',
+      amount: '0.5',
+      transferId: 't1',
+    }),
+    ledgerEntry({
+      tx: 'y-s1',
+      account: 'acct-y',
+      at: '2026-04-01',
+      direction: 'sell',
+      amount: '0.5',
+      priceUsd: '70000',
+    }),
+    ledgerEntry({
+      tx: 'x-s2',
+      account: 'acct-x',
+      at: '2026-06-01',
+      direction: 'sell',
+      amount: '0.5',
+      priceUsd: '4000',
+      symbol: 'ETH',
+    }),
+    ledgerEntry({
+      tx: 'w-s1',
+      account: 'acct-w',
+      at: '2026-06-01',
+      direction: 'sell',
+      amount: '1',
+      priceUsd: '3500',
+      symbol: 'ETH',
+    }),
+    ledgerEntry({
+      tx: 'x-s3',
+      account: 'acct-x',
+      at: '2026-07-01',
+      direction: 'sell',
+      amount: '2',
+      priceUsd: '150',
+      symbol: 'SOL',
+    }),
+    ledgerEntry({
+      tx: 'x-s4',
+      account: 'acct-x',
+      at: '2027-03-01',
+      direction: 'sell',
+      amount: '1',
+      priceUsd: '80000',
+    }),
+  ];
+  const lineRows = (taxYear: number) =>
+    computeTaxYear(input(history, { taxYear, accounts: [x, y, w] })).lines.map((l) => [
+      l.box,
+      l.transactionId,
+      l.description,
+      l.dateAcquired,
+      l.proceedsUsd.toFixed(2),
+      l.costBasisUsd.toFixed(2),
+      l.gainUsd.toFixed(2),
+    ]);
+
+  it('2026: G for lots acquired in the selling exchange account, H for the rest of the exchanges, I for the wallet', () => {
+    expect(lineRows(2026)).toEqual([
+      ['G', 'x-s1', '0.5 BTC', '2026-01-05', '29990.00', '20005.00', '9985.00'],
+      ['G', 'x-s2', '0.5 ETH', '2026-01-10', '2000.00', '1500.00', '500.00'],
+      ['H', 'x-s1', '1 BTC', '2025-11-01', '59980.00', '50000.00', '9980.00'],
+      ['H', 'y-s1', '0.5 BTC', '2026-01-05', '35000.00', '20005.00', '14995.00'],
+      ['H', 'x-s3', '2 SOL', '2026-01-20', '300.00', '0.00', '300.00'],
+      ['I', 'w-s1', '1 ETH', '2026-01-02', '3500.00', '3000.00', '500.00'],
+    ]);
+    const totals = totalsByBox(computeTaxYear(input(history, { taxYear: 2026, accounts: [x, y, w] })).lines);
+    expect(
+      totals.map((t) => [
+        t.box,
+        t.lines,
+        t.proceedsUsd.toFixed(2),
+        t.costBasisUsd.toFixed(2),
+        t.gainUsd.toFixed(2),
+      ]),
+    ).toEqual([
+      ['G', 2, '31990.00', '21505.00', '10485.00'],
+      ['H', 3, '95280.00', '70005.00', '25275.00'],
+      ['I', 1, '3500.00', '3000.00', '500.00'],
+    ]);
+  });
+
+  it('2027: the long-term sale of a lot bought in the account in 2026 goes to J', () => {
+    expect(lineRows(2027)).toEqual([
+      ['J', 'x-s4', '1 BTC', '2026-02-01', '80000.00', '45000.00', '35000.00'],
     ]);
   });
 });

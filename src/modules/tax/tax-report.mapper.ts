@@ -11,6 +11,7 @@ import type {
 } from './dto/tax-responses.dto.js';
 import {
   centsText,
+  FIRST_COVERED_ACQUISITION,
   FIRST_DIGITAL_ASSET_BOX_YEAR,
   type BoxTotals,
   type Form8949Line,
@@ -86,9 +87,14 @@ export function toGainsReportDto(report: GainsReport): GainsReportDto {
 }
 
 export function boxAssumption(taxYear: number): string {
-  return taxYear < FIRST_DIGITAL_ASSET_BOX_YEAR
-    ? 'Before 2025: box C (short-term) / F (long-term), transactions not reported to you on Form 1099-B.'
-    : 'From 2025, digital-asset boxes, assuming no broker reported basis to the IRS: exchange accounts H (short-term) / K (long-term), reported on Form 1099-DA without basis; own on-chain wallets I / L, not reported on Form 1099-DA. Move lines to G / J where a Form 1099-DA shows basis reported to the IRS.';
+  if (taxYear < FIRST_DIGITAL_ASSET_BOX_YEAR) {
+    return 'Before 2025: box C (short-term) / F (long-term), transactions not reported to you on Form 1099-B.';
+  }
+  const wallets = 'own on-chain wallets I / L, not reported on Form 1099-DA';
+  if (taxYear < FIRST_COVERED_ACQUISITION.getUTCFullYear()) {
+    return `From 2025, digital-asset boxes; no asset is covered before 2026, so no broker reports basis to the IRS: exchange accounts H (short-term) / K (long-term), reported on Form 1099-DA without basis; ${wallets}. Move lines to G / J where a Form 1099-DA shows basis reported to the IRS.`;
+  }
+  return `Digital-asset boxes. A sale from an exchange account of a lot acquired in that same account on or after 2026-01-01 (bought or received there, never transferred in) is a covered digital asset whose basis the broker reports: G (short-term) / J (long-term). Other exchange sales (lots acquired before 2026, transferred in from another account, or deposited) H / K, reported on Form 1099-DA without basis; ${wallets}. Compare with the broker’s Form 1099-DA and move any line it reports otherwise.`;
 }
 
 function lineDto(line: Form8949Line): Form8949LineDto {

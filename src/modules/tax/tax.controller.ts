@@ -73,7 +73,7 @@ export class TaxController {
   @ApiOperation({
     summary: 'Form 8949 lines of a tax year, as JSON or CSV',
     description:
-      'One line per lot piece disposed of: description, dates acquired and sold, proceeds, basis and gain in cents, part and box (C/F before 2025; H/K for exchanges and I/L for own wallets from 2025), totals per box and part. `format=csv` answers an RFC 4180 attachment whose columns sum to the gains report’s totals.',
+      'One line per lot piece disposed of: description, dates acquired and sold, proceeds, basis and gain in cents, part and box (C/F before 2025; H/K for exchanges and I/L for own wallets from 2025; G/J from 2026 for a lot acquired on or after 2026-01-01 in the exchange account that sells it), totals per box and part. `format=csv` answers an RFC 4180 attachment whose columns sum to the gains report’s totals.',
   })
   @ApiExtraModels(Form8949Dto)
   @ApiOkResponse({

@@ -205,7 +205,7 @@ export class Form8949LineDto {
 
   @ApiProperty({
     description:
-      'Check box: C/F before 2025; from 2025 H/K (exchange: Form 1099-DA without basis reported) or I/L (own wallet: no 1099-DA).',
+      'Check box: C/F before 2025; from 2025 H/K (exchange: Form 1099-DA without basis reported) or I/L (own wallet: no 1099-DA); from 2026 G/J for a covered digital asset (sold from an exchange account, acquired in that same account on or after 2026-01-01: the broker reports its basis).',
     enum: ['C', 'F', 'G', 'H', 'I', 'J', 'K', 'L'],
   })
   box: string;
@@ -319,7 +319,10 @@ export class Form8949Dto {
   @ApiProperty({ type: [ReadinessReasonDto], description: 'Why the form needs review; empty when ready.' })
   form_8949_reasons: ReadinessReasonDto[];
 
-  @ApiProperty({ description: 'Which boxes were chosen and on what assumption.' })
+  @ApiProperty({
+    description:
+      'Which boxes were chosen and on what rule (from 2026: G/J for covered digital assets, H/K other exchange sales, I/L own wallets).',
+  })
   box_assumption: string;
 
   @ApiProperty({
