@@ -52,6 +52,7 @@ function serviceLine({ tx, symbol, quantity, acquired, sold, proceeds, basis }) 
     accountId: 'acct-a',
     transactionId: tx,
     reviewReason: null,
+    identifiedLate: false,
   };
 }
 

@@ -17,7 +17,7 @@ import {
   methodForElections,
   summarizeByAccountAndSymbol,
   type BasisTransition,
-  type LotPick,
+  type LotSelection,
   type MethodElection,
   valuePositions,
   type InsufficientHoldingsIssue,
@@ -43,7 +43,7 @@ export interface SnapshotInput {
    */
   readonly elections?: readonly MethodElection[];
   /** The tenant's lot selections (docs/cost-basis.md, "Specific identification"), keyed by lotSelectionKey. */
-  readonly selections?: ReadonlyMap<string, readonly LotPick[]>;
+  readonly selections?: ReadonlyMap<string, LotSelection>;
   /** The tenant's confirmed safe-harbor allocation (docs/cost-basis.md, "Universal to per-wallet"). */
   readonly transition?: BasisTransition;
 }

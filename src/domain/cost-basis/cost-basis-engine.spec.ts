@@ -438,6 +438,7 @@ describe('computeCostBasis: income and fees paid in the asset', () => {
         basisKnown: true,
         lotOriginTransactionId: 'b1',
         acquiredInAccount: true,
+        identifiedLate: false,
       },
     ]);
     expect(openLotRows(result)).toEqual([

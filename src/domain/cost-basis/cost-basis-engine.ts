@@ -14,7 +14,7 @@ import type {
   CostBasisOptions,
   CostBasisResult,
   Disposal,
-  LotPick,
+  LotSelection,
   LotSelectionInvalidReason,
   IncomeEvent,
   LedgerEntry,
@@ -113,7 +113,7 @@ class CostBasisEngine {
     private readonly entriesInProcessingOrder: readonly ParsedEntry[],
     private readonly disposalsInYear?: number,
     private readonly methodFor?: (accountId: string, at: Date) => CostBasisMethod,
-    private readonly selections?: ReadonlyMap<string, readonly LotPick[]>,
+    private readonly selections?: ReadonlyMap<string, LotSelection>,
     private readonly transition?: BasisTransition,
   ) {
     this.lotBook = new LotBook(method);
@@ -240,11 +240,23 @@ class CostBasisEngine {
   /**
    * Takes `quantity` of the entry's asset from its account: the lots its selection names when it
    * has one that fits, otherwise in the method in force at the entry (an unfitting selection is
-   * reported as a `lot_selection_invalid` issue, never dropped silently).
+   * reported as a `lot_selection_invalid` issue, never dropped silently). A selection recorded after
+   * the entry is a late identification: never applied, reported as `identified_late`.
    */
   private takeLots(entry: LedgerEntry, quantity: ScaledDecimal) {
     const selection = this.selections?.get(lotSelectionKey(entry.accountId, entry.transactionId));
-    if (selection !== undefined) {
+    const late =
+      selection?.recordedAt !== undefined && selection.recordedAt.getTime() > entry.timestamp.getTime();
+    if (late) {
+      this.issues.push({
+        kind: 'identified_late',
+        accountId: entry.accountId,
+        symbol: entry.symbol,
+        transactionId: entry.transactionId,
+        recordedAt: new Date(selection.recordedAt!.getTime()),
+        disposedAt: new Date(entry.timestamp.getTime()),
+      });
+    } else if (selection !== undefined) {
       const picks = selection.map((pick) => ({ lotId: pick.lotId, quantity: parseScaled(pick.quantity) }));
       const total = sumScaled(picks.map((pick) => pick.quantity ?? SCALED_ZERO));
       const malformed = picks.find((pick) => pick.quantity === null || !pick.quantity.isPositive());
@@ -258,12 +270,17 @@ class CostBasisEngine {
           entry.symbol,
           picks as { lotId: string; quantity: ScaledDecimal }[],
         );
-        if ('taken' in outcome) return { taken: outcome.taken, missingQuantity: SCALED_ZERO };
+        if ('taken' in outcome) {
+          return { taken: outcome.taken, missingQuantity: SCALED_ZERO, identifiedLate: false };
+        }
         this.flagInvalidSelection(entry, outcome.invalid.lotId, outcome.invalid.reason);
       }
     }
     const method = this.methodAt(entry.accountId, entry.timestamp);
-    return this.lotBook.take(entry.accountId, entry.symbol, quantity, method, entry.timestamp);
+    return {
+      ...this.lotBook.take(entry.accountId, entry.symbol, quantity, method, entry.timestamp),
+      identifiedLate: late,
+    };
   }
 
   private flagInvalidSelection(
@@ -329,7 +346,7 @@ class CostBasisEngine {
     proceedsUsd: ScaledDecimal,
     direction: Disposal['direction'],
   ): void {
-    const { taken, missingQuantity } = this.takeLots(entry, quantity);
+    const { taken, missingQuantity, identifiedLate } = this.takeLots(entry, quantity);
     const pieces: (LotPiece | null)[] = [...taken];
     if (missingQuantity.isPositive()) {
       this.flagInsufficientHoldings(entry, missingQuantity);
@@ -361,6 +378,7 @@ class CostBasisEngine {
           basisKnown: piece?.basisKnown ?? false,
           lotOriginTransactionId: piece?.originTransactionId ?? null,
           acquiredInAccount: piece?.acquiredInAccount === true,
+          identifiedLate,
         });
       });
     }

@@ -481,6 +481,50 @@ describe('cost-basis properties', () => {
   });
 
   /*
+   * A late identification never changes a figure (issue 27 item 6): the same valid selections,
+   * recorded after their disposals, leave every row, removal and open lot as the method alone makes
+   * them, and raise exactly one identified_late issue per selected disposal.
+   */
+  it('leaves every figure as the method makes it when the selections were recorded after their disposals', () => {
+    let lateDisposals = 0;
+    fc.assert(
+      fc.property(
+        history({ removals: true, unknownBasis: true }),
+        method,
+        fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 1, maxLength: 32 }),
+        (entries, m, draws) => {
+          const late = new Map(
+            [...randomValidSelections(entries, m, draws)].map(([k, picks]) => [
+              k,
+              Object.assign([...picks], { recordedAt: new Date('2099-01-01T00:00:00Z') }),
+            ]),
+          );
+          lateDisposals += late.size;
+          const plain = computeCostBasis(entries, m);
+          const withLate = computeCostBasis(entries, { ...m, selections: late });
+          const figures = (r: typeof plain) => ({
+            disposals: r.disposals.map(({ identifiedLate: _flag, ...row }) => row),
+            removals: r.removals,
+            openLots: r.openLots,
+            incomeEvents: r.incomeEvents,
+          });
+          expect(figures(withLate)).toEqual(figures(plain));
+          expect(withLate.issues.filter((i) => i.kind !== 'identified_late')).toEqual(plain.issues);
+          const flagged = withLate.issues.filter((i) => i.kind === 'identified_late');
+          expect(flagged.map((i) => lotSelectionKey(i.accountId, i.transactionId)).sort()).toEqual(
+            [...late.keys()].sort(),
+          );
+          for (const row of withLate.disposals) {
+            expect(row.identifiedLate).toBe(late.has(lotSelectionKey(row.accountId, row.transactionId)));
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+    expect(lateDisposals).toBeGreaterThan(5);
+  });
+
+  /*
    * holdingsAsOfDate (src/domain/holdings) runs the engine with the default method: that is right
    * because which lots a disposal takes never changes how much it takes, so the open quantity of
    * every position is the same under every method, election and valid selection.

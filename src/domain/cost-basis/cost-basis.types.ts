@@ -36,9 +36,10 @@ export interface CostBasisOptions {
    * (a sale, fee, withdrawal or transfer_out) consumes, by lot id, in the order given, keyed by
    * lotSelectionKey(accountId, transactionId). A disposal without one uses the method in force; one
    * whose selection no longer fits the lots open at that moment also does, and raises a
-   * `lot_selection_invalid` issue (never silently).
+   * `lot_selection_invalid` issue (never silently). A selection recorded after its disposal is a
+   * late identification: not applied (the method in force takes the lots), raising `identified_late`.
    */
-  readonly selections?: ReadonlyMap<string, readonly LotPick[]>;
+  readonly selections?: ReadonlyMap<string, LotSelection>;
   /**
    * A confirmed universal-to-per-wallet transition (docs/cost-basis.md, "Universal to per-wallet"):
    * just before the first entry at or after `at` (or after the last entry, when none is), each
@@ -75,6 +76,16 @@ export interface LotPick {
   readonly lotId: string;
   /** Decimal text > 0. */
   readonly quantity: string;
+}
+
+/**
+ * A disposal's selection: its picks, in order, and when it was recorded. The time travels with the
+ * picks (an array with one more property) so that every path that hands the tenant's selections to
+ * the engine, whatever it declares, passes it on. Unset (hand-built fixtures): identified in time.
+ */
+export interface LotSelection extends ReadonlyArray<LotPick> {
+  /** When the advisor recorded it; after the disposal's timestamp it is a late identification. */
+  readonly recordedAt?: Date;
 }
 
 export interface LedgerEntry {
@@ -139,6 +150,11 @@ export interface Disposal {
    * account and an acquisition from 2026, a covered digital asset (docs/tax-report.md, boxes G/J).
    */
   readonly acquiredInAccount: boolean;
+  /**
+   * The disposal has a lot selection recorded after it (a late identification, docs/cost-basis.md
+   * "Specific identification"): the lots are the method's, not the selection's; flagged for review.
+   */
+  readonly identifiedLate: boolean;
 }
 
 export type RemovalReason = 'withdrawal' | 'unmatched_transfer_out' | 'transfer_shortfall';
@@ -213,7 +229,22 @@ export interface LotSelectionInvalidIssue {
   readonly reason: LotSelectionInvalidReason;
 }
 
-export type CostBasisIssue = InsufficientHoldingsIssue | UnknownBasisIssue | LotSelectionInvalidIssue;
+/**
+ * A selection recorded after its disposal (Treas. Reg. §1.1012-1(j)(3): specific identification is
+ * made no later than the date and time of the sale): not applied, the disposal took its lots by
+ * the method in force. One per disposal.
+ */
+export interface IdentifiedLateIssue {
+  readonly kind: 'identified_late';
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly transactionId: string;
+  readonly recordedAt: Date;
+  readonly disposedAt: Date;
+}
+
+export type CostBasisIssue =
+  InsufficientHoldingsIssue | UnknownBasisIssue | LotSelectionInvalidIssue | IdentifiedLateIssue;
 
 export interface CostBasisResult {
   readonly method: CostBasisMethod;

@@ -208,3 +208,97 @@ describe('computeCostBasis: specific identification', () => {
     ]);
   });
 });
+
+/**
+ * Late identification (issue 27 item 6; Treas. Reg. §1.1012-1(j)(3): the units must be identified
+ * no later than the date and time of the sale). A selection recorded after its disposal is not
+ * applied: the disposal takes lots by the standing method (the method in force: FIFO, or what was
+ * elected), its rows say `identifiedLate`, and an `identified_late` issue names it.
+ */
+describe('computeCostBasis: a selection recorded after its disposal (late identification)', () => {
+  const SALE_AT = '2024-06-01T10:00:00.000Z';
+  const sale = ledgerEntry({ tx: 's1', at: SALE_AT, direction: 'sell', amount: '1', priceUsd: '60000' });
+  const recorded = (at: string, picks: [string, string][]) =>
+    new Map([
+      [
+        lotSelectionKey('acct-a', 's1'),
+        Object.assign(
+          picks.map(([lotId, quantity]) => ({ lotId, quantity })),
+          { recordedAt: new Date(at) },
+        ),
+      ],
+    ]);
+
+  it('recorded a second after the sale: not applied, FIFO takes b1 (20,000, not b2’s 30,000), flagged', () => {
+    const result = computeCostBasis([...buys, sale], {
+      method: 'fifo',
+      selections: recorded('2024-06-01T10:00:01.000Z', [['b2', '1']]),
+    });
+    expect(rows(result)).toEqual([
+      {
+        lot: 'b1',
+        quantity: '1',
+        proceedsUsd: '60000',
+        costBasisUsd: '40000',
+        gainUsd: '20000',
+        acquired: '2024-01-10',
+      },
+    ]);
+    expect(result.disposals.map((d) => d.identifiedLate)).toEqual([true]);
+    expect(result.issues).toEqual([
+      {
+        kind: 'identified_late',
+        accountId: 'acct-a',
+        symbol: 'BTC',
+        transactionId: 's1',
+        recordedAt: new Date('2024-06-01T10:00:01.000Z'),
+        disposedAt: new Date(SALE_AT),
+      },
+    ]);
+    expect(lots(result).map((l) => l.lotId)).toEqual(['b2', 'b3']);
+  });
+
+  it.each([
+    ['at the very time of the sale', SALE_AT],
+    ['before the sale', '2024-05-31T09:00:00.000Z'],
+  ])('recorded %s: applied (b2: 30,000), not flagged', (_name, at) => {
+    const result = computeCostBasis([...buys, sale], {
+      method: 'fifo',
+      selections: recorded(at, [['b2', '1']]),
+    });
+    expect(rows(result).map((r) => [r.lot, r.gainUsd])).toEqual([['b2', '30000']]);
+    expect(result.disposals.map((d) => d.identifiedLate)).toEqual([false]);
+    expect(result.issues).toEqual([]);
+  });
+
+  it('the standing method is the one elected for the account then: HIFO takes b3 (50,000 a unit)', () => {
+    const result = computeCostBasis([...buys, sale], {
+      method: 'fifo',
+      methodFor: () => 'hifo',
+      selections: recorded('2027-01-01T00:00:00.000Z', [['b2', '1']]),
+    });
+    expect(rows(result).map((r) => [r.lot, r.gainUsd])).toEqual([['b3', '10000']]);
+    expect(result.issues.map((i) => i.kind)).toEqual(['identified_late']);
+  });
+
+  it('a late selection is never checked against the lots: even one that no longer fits is only late', () => {
+    const result = computeCostBasis([...buys, sale], {
+      method: 'fifo',
+      selections: recorded('2027-01-01T00:00:00.000Z', [['b9', '1']]),
+    });
+    expect(result.issues.map((i) => i.kind)).toEqual(['identified_late']);
+    expect(rows(result).map((r) => r.lot)).toEqual(['b1']);
+  });
+
+  it('a late selection of a withdrawal: the method removes the lots, the issue names it', () => {
+    const withdrawal = ledgerEntry({ tx: 's1', at: SALE_AT, direction: 'withdrawal', amount: '0.25' });
+    const result = computeCostBasis([...buys, withdrawal], {
+      method: 'fifo',
+      selections: recorded('2024-07-01T00:00:00.000Z', [['b3', '0.25']]),
+    });
+    expect(result.removals.map((r) => [r.lotOriginTransactionId, r.quantity, r.costBasisUsd])).toEqual([
+      ['b1', '0.25', '10000'],
+    ]);
+    expect(result.issues.map((i) => [i.kind, i.transactionId])).toEqual([['identified_late', 's1']]);
+  });
+});

@@ -28,6 +28,7 @@ describe('computeCostBasis: unknown basis', () => {
         basisKnown: false,
         lotOriginTransactionId: 'dep',
         acquiredInAccount: false,
+        identifiedLate: false,
       },
     ]);
     expect(result.issues).toEqual([

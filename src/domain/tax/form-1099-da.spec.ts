@@ -33,6 +33,7 @@ function line(fields: {
     accountId: 'acct-a',
     transactionId: fields.tx,
     reviewReason: null,
+    identifiedLate: false,
   };
 }
 

@@ -25,6 +25,7 @@ export const FORM_8949_CSV_COLUMNS = [
   'Transaction id',
   'Needs review',
   'Review reason',
+  'Identified late',
 ] as const;
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -61,6 +62,7 @@ export function toForm8949Csv(lines: readonly Form8949Line[]): string {
       safeText(line.transactionId),
       line.reviewReason ? 'yes' : 'no',
       line.reviewReason ?? '',
+      line.identifiedLate ? 'yes' : 'no',
     ]);
   }
   return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';

@@ -22,8 +22,11 @@ export type Form8949Box = 'C' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L';
  * that files Form 1099-DA from 2025) or the client's own on-chain wallet (no broker, no 1099-DA).
  */
 export type Custody = 'custodial' | 'self_custody';
-/** Why a line must be reviewed before filing. */
-export type LineReviewReason = 'unknown_basis' | 'uncovered_disposal';
+/**
+ * Why a line must be reviewed before filing: its basis (first), else a lot selection recorded
+ * after the sale (the line's lots are the standing method's: docs/cost-basis.md).
+ */
+export type LineReviewReason = 'unknown_basis' | 'uncovered_disposal' | 'identified_late';
 
 /** First instant whose acquisitions in a broker's custody are covered digital assets (2026-01-01 UTC). */
 export const FIRST_COVERED_ACQUISITION = new Date(Date.UTC(2026, 0, 1));
@@ -86,6 +89,8 @@ export interface Form8949Line {
   readonly accountId: string;
   readonly transactionId: string;
   readonly reviewReason: LineReviewReason | null;
+  /** Its sale has a lot selection recorded after it, not applied (a late identification). */
+  readonly identifiedLate: boolean;
 }
 
 export interface LineTotals {
@@ -164,11 +169,14 @@ function toLine(
     gainUsd: proceedsUsd.minus(costBasisUsd),
     accountId: disposal.accountId,
     transactionId: disposal.transactionId,
-    reviewReason: disposal.basisKnown
-      ? null
-      : disposal.acquiredAt === null
+    reviewReason: !disposal.basisKnown
+      ? disposal.acquiredAt === null
         ? 'uncovered_disposal'
-        : 'unknown_basis',
+        : 'unknown_basis'
+      : disposal.identifiedLate
+        ? 'identified_late'
+        : null,
+    identifiedLate: disposal.identifiedLate,
   };
 }
 

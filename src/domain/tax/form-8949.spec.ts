@@ -17,6 +17,7 @@ const disposal = (fields: Partial<Disposal>): Disposal => ({
   basisKnown: true,
   lotOriginTransactionId: 'b1',
   acquiredInAccount: true,
+  identifiedLate: false,
   ...fields,
 });
 

@@ -13,6 +13,7 @@ export enum ReadinessReasonCode {
   InconsistentHistory = 'inconsistent_history',
   AccountNotSynced = 'account_not_synced',
   LotSelectionInvalid = 'lot_selection_invalid',
+  IdentifiedLate = 'identified_late',
 }
 
 export interface ReadinessReason {
@@ -119,6 +120,30 @@ export function assessReadiness(input: ReadinessInput): Readiness {
       code: ReadinessReasonCode.LotSelectionInvalid,
       count: badSelections.length,
       message: `${badSelections.length} lot selection(s) no longer fit the history (${named}); those disposals used the method in force instead, so the selection must be corrected or deleted.`,
+    });
+  }
+
+  // A lot selection recorded after its disposal in the year (docs/cost-basis.md, "Specific
+  // identification"): not applied; the standing method chose the lots. Sales and moves alike.
+  const late = result.issues.filter(
+    (issue) =>
+      issue.kind === 'identified_late' &&
+      selectedIds.has(issue.accountId) &&
+      (input.asset === undefined || issue.symbol === input.asset) &&
+      issue.disposedAt.getUTCFullYear() === input.taxYear,
+  );
+  if (late.length > 0) {
+    const named = late
+      .map((issue) =>
+        issue.kind === 'identified_late'
+          ? `${issue.transactionId}: sold ${issue.disposedAt.toISOString()}, selection recorded ${issue.recordedAt.toISOString()}`
+          : '',
+      )
+      .join('; ');
+    reasons.push({
+      code: ReadinessReasonCode.IdentifiedLate,
+      count: late.length,
+      message: `${late.length} disposal(s) have a lot selection recorded after the disposal (${named}). Specific identification must be made by the time of the sale (Treas. Reg. §1.1012-1(j)(3)), so the standing method (the elected method, FIFO without an election) chose their lots, not the selection; delete the selection, or keep it as a record of what was asked.`,
     });
   }
 

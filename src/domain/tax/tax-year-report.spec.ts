@@ -1,4 +1,4 @@
-import type { CostBasisMethod, LedgerEntry } from '../cost-basis/index.js';
+import { lotSelectionKey, type CostBasisMethod, type LedgerEntry } from '../cost-basis/index.js';
 import { ledgerEntry } from '../cost-basis/testing/ledger-entry.factory.js';
 import { ReadinessReasonCode } from './readiness.js';
 import { totalsByBox } from './form-8949-lines.js';
@@ -339,6 +339,77 @@ describe('boxes G / J: covered digital assets sold from an exchange account (iss
   it('2027: the long-term sale of a lot bought in the account in 2026 goes to J', () => {
     expect(lineRows(2027)).toEqual([
       ['J', 'x-s4', '1 BTC', '2026-02-01', '80000.00', '45000.00', '35000.00'],
+    ]);
+  });
+});
+
+describe('a late lot selection on the form and in readiness (issue 27 item 6)', () => {
+  // The worked year above; s1 (2024-06-01) has a selection of b2 recorded on 2025-02-01: late.
+  // The figures stay FIFO's (short 4,990, long 19,980); the lines say so and the form needs review.
+  const selections = new Map([
+    [
+      lotSelectionKey('acct-a', 's1'),
+      Object.assign(
+        [
+          { lotId: 'b2', quantity: '1' },
+          { lotId: 'b1', quantity: '0.5' },
+        ],
+        {
+          recordedAt: new Date('2025-02-01T09:30:00Z'),
+        },
+      ),
+    ],
+  ]);
+
+  it('keeps the standing method’s figures, flags both lines and names the disposal in readiness', () => {
+    const query = input(year, { selections });
+    const taxYear = computeTaxYear(query);
+    expect(taxYear.lines.map((l) => [l.box, l.gainUsd.toFixed(2), l.identifiedLate, l.reviewReason])).toEqual(
+      [
+        ['C', '4990.00', true, 'identified_late'],
+        ['F', '19980.00', true, 'identified_late'],
+      ],
+    );
+    expect(summarizeGains(query, taxYear).exact.netGainUsd).toBe('24970');
+    expect(taxYear.readiness).toEqual({
+      status: 'needs_review',
+      reasons: [
+        {
+          code: 'identified_late',
+          count: 1,
+          message:
+            '1 disposal(s) have a lot selection recorded after the disposal (s1: sold 2024-06-01T00:00:00.000Z, selection recorded 2025-02-01T09:30:00.000Z). Specific identification must be made by the time of the sale (Treas. Reg. §1.1012-1(j)(3)), so the standing method (the elected method, FIFO without an election) chose their lots, not the selection; delete the selection, or keep it as a record of what was asked.',
+        },
+      ],
+    });
+  });
+
+  it('another year’s report is not flagged by it', () => {
+    const later = [
+      ...year,
+      ledgerEntry({ tx: 's9', at: '2025-03-01', direction: 'sell', amount: '0.1', priceUsd: '100' }),
+    ];
+    const { readiness, lines } = computeTaxYear(input(later, { taxYear: 2025, selections }));
+    expect(readiness).toEqual({ status: 'ready', reasons: [] });
+    expect(lines.map((l) => l.identifiedLate)).toEqual([false]);
+  });
+
+  it('a line that is both unknown basis and identified late keeps the basis reason first', () => {
+    const deposited = [
+      ledgerEntry({ tx: 'd1', at: '2024-01-01', direction: 'deposit', amount: '1' }),
+      ledgerEntry({ tx: 's1', at: '2024-06-01', direction: 'sell', amount: '1', priceUsd: '150' }),
+    ];
+    const late = new Map([
+      [
+        lotSelectionKey('acct-a', 's1'),
+        Object.assign([{ lotId: 'd1', quantity: '1' }], { recordedAt: new Date('2024-07-01') }),
+      ],
+    ]);
+    const { lines, readiness } = computeTaxYear(input(deposited, { selections: late }));
+    expect(lines.map((l) => [l.reviewReason, l.identifiedLate])).toEqual([['unknown_basis', true]]);
+    expect(readiness.reasons.map((r) => [r.code, r.count])).toEqual([
+      ['unknown_basis', 1],
+      ['identified_late', 1],
     ]);
   });
 });

@@ -9,7 +9,7 @@ import {
   splitByTerm,
   type CostBasisMethod,
   type BasisTransition,
-  type LotPick,
+  type LotSelection,
   type CostBasisResult,
   type Disposal,
   type LedgerEntry,
@@ -44,7 +44,7 @@ export interface TaxYearInput {
   /** A method per disposal (the tenant's elections); unset: `method` for every disposal. */
   readonly methodFor?: (accountId: string, at: Date) => CostBasisMethod;
   /** The tenant's lot selections (specific identification), keyed by lotSelectionKey. */
-  readonly selections?: ReadonlyMap<string, readonly LotPick[]>;
+  readonly selections?: ReadonlyMap<string, LotSelection>;
   /** The tenant's confirmed safe-harbor allocation (docs/cost-basis.md, "Universal to per-wallet"). */
   readonly transition?: BasisTransition;
   /** The accounts the report is about (one, or every account of the tenant). */

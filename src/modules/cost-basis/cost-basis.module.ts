@@ -7,11 +7,13 @@
  * Owns no table: the choices are the ledger's (cost_basis_election, lot_selection,
  * safe_harbor_allocation), written only through the refresh engine (RefreshService) in the same
  * transaction as the balances they change, so the balances, the gains report and Form 8949 always
- * agree. Reads accounts through their face (AccountsService) and the choices through LedgerService.
+ * agree. Reads accounts through their face (AccountsService) and the choices through LedgerService;
+ * asks report-snapshots (SnapshottedYears) whether a late lot identification's year is closed.
  */
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/index.js';
 import { LedgerModule } from '../ledger/index.js';
+import { ReportSnapshotsModule } from '../report-snapshots/index.js';
 import { SourcesModule } from '../sources/index.js';
 import { CostBasisMethodController } from './elections/cost-basis-method.controller.js';
 import { CostBasisMethodService } from './elections/cost-basis-method.service.js';
@@ -21,7 +23,7 @@ import { SafeHarborController } from './safe-harbor/safe-harbor.controller.js';
 import { SafeHarborService } from './safe-harbor/safe-harbor.service.js';
 
 @Module({
-  imports: [AccountsModule, SourcesModule, LedgerModule],
+  imports: [AccountsModule, SourcesModule, LedgerModule, ReportSnapshotsModule],
   controllers: [CostBasisMethodController, LotSelectionsController, SafeHarborController],
   providers: [CostBasisMethodService, LotSelectionsService, SafeHarborService],
 })

@@ -12,7 +12,7 @@ import {
   type LotSelectionInput,
   type StoredLotSelection,
 } from './repositories/lot-selections.repository.js';
-import { lotSelectionKey, type BasisTransition, type LotPick } from '../../domain/cost-basis/index.js';
+import { lotSelectionKey, type BasisTransition, type LotSelection } from '../../domain/cost-basis/index.js';
 import {
   SafeHarborAllocationsRepository,
   type SafeHarborAllocationInput,
@@ -63,9 +63,15 @@ export class LedgerWriter {
   async lotSelectionsByDisposal(
     tenantId: string,
     manager?: EntityManager,
-  ): Promise<Map<string, readonly LotPick[]>> {
+  ): Promise<Map<string, LotSelection>> {
     const stored = await this.selections.forTenant(tenantId, undefined, manager);
-    return new Map(stored.map((s) => [lotSelectionKey(s.accountId, s.transactionId), s.lots]));
+    // With the time it was recorded: the engine does not apply one recorded after its disposal.
+    return new Map(
+      stored.map((s) => [
+        lotSelectionKey(s.accountId, s.transactionId),
+        Object.assign([...s.lots], { recordedAt: s.recordedAt }),
+      ]),
+    );
   }
 
   /** Records a lot selection (replacing the disposal's earlier one) in the caller's transaction. */

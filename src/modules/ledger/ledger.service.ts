@@ -10,7 +10,7 @@ import {
   LotSelectionsRepository,
   type StoredLotSelection,
 } from './repositories/lot-selections.repository.js';
-import { lotSelectionKey, type BasisTransition, type LotPick } from '../../domain/cost-basis/index.js';
+import { lotSelectionKey, type BasisTransition, type LotSelection } from '../../domain/cost-basis/index.js';
 import {
   SafeHarborAllocationsRepository,
   type StoredSafeHarborAllocation,
@@ -73,9 +73,15 @@ export class LedgerService {
   async lotSelectionsByDisposal(
     tenantId: string,
     manager?: EntityManager,
-  ): Promise<Map<string, readonly LotPick[]>> {
+  ): Promise<Map<string, LotSelection>> {
     const stored = await this.selections.forTenant(tenantId, undefined, manager);
-    return new Map(stored.map((s) => [lotSelectionKey(s.accountId, s.transactionId), s.lots]));
+    // With the time it was recorded: the engine does not apply one recorded after its disposal.
+    return new Map(
+      stored.map((s) => [
+        lotSelectionKey(s.accountId, s.transactionId),
+        Object.assign([...s.lots], { recordedAt: s.recordedAt }),
+      ]),
+    );
   }
 
   /** The tenant's cost-basis method elections (tenant-wide and per account), in recording order. */

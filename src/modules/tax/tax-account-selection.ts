@@ -8,7 +8,7 @@ import {
   methodForElections,
   type BasisTransition,
   type CostBasisMethod,
-  type LotPick,
+  type LotSelection,
 } from '../../domain/cost-basis/index.js';
 import { LedgerService } from '../ledger/index.js';
 
@@ -41,7 +41,7 @@ export interface ReportMethod {
   readonly methodFor: ((accountId: string, at: Date) => CostBasisMethod) | undefined;
   readonly source: MethodSource;
   /** The tenant's lot selections: they apply under every method (a `method` query changes only the other disposals). */
-  readonly selections: ReadonlyMap<string, readonly LotPick[]>;
+  readonly selections: ReadonlyMap<string, LotSelection>;
   /** The confirmed safe-harbor allocation: like selections, a fact of identification, applied under every method. */
   readonly transition: BasisTransition | undefined;
 }

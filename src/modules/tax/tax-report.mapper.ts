@@ -114,6 +114,7 @@ function lineDto(line: Form8949Line): Form8949LineDto {
     transaction_id: line.transactionId,
     needs_review: line.reviewReason !== null,
     review_reason: line.reviewReason,
+    identified_late: line.identifiedLate,
   };
 }
 

@@ -93,6 +93,22 @@ export class LotSelectionDto {
 
   @ApiProperty({ description: 'The API client that recorded it.', example: 'partner-client' })
   recorded_by: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'When the disposal took place (ISO 8601, UTC), as the history has it now; null when the disposal is no longer in the history (the selection then applies to nothing).',
+    example: '2026-03-10T10:00:00.000Z',
+  })
+  disposed_at: string | null;
+
+  @ApiProperty({
+    description:
+      'Recorded after the disposal: a late identification (Treas. Reg. §1.1012-1(j)(3) wants the units identified by the time of the sale). It is kept as a record but not applied: the standing method (the elected method, FIFO without one) chooses the lots, and the Form 8949 lines and readiness of the year say `identified_late`. docs/cost-basis.md, "Specific identification".',
+    example: true,
+  })
+  identified_late: boolean;
 }
 
 export class LotSelectionListDto {

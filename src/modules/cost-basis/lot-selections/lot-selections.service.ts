@@ -3,10 +3,16 @@
  * lots an advisor chose for a disposal. Recording one checks it against the lots open in the
  * account just before the disposal (under the elections and the other selections) and recomputes
  * the balances under it in the same transaction, through the refresh engine (the ledger's one writer).
+ *
+ * Late identification (issue 27 item 6): a selection recorded after its disposal is not an
+ * identification made by the time of the sale (Treas. Reg. §1.1012-1(j)(3)). It is refused for a
+ * tax year whose report was snapshotted (409 naming transaction_id), otherwise recorded as
+ * `identified_late`: the engine does not apply it (the standing method keeps choosing the lots) and
+ * the Form 8949 lines and readiness flag it.
  */
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
 import {
   compareForProcessing,
   computeCostBasis,
@@ -21,6 +27,7 @@ import { parseScaled, SCALED_ZERO, sumScaled } from '../../../domain/money/scale
 import { LedgerService, type StoredLotSelection } from '../../ledger/index.js';
 import { RefreshService } from '../../sources/index.js';
 import { AccountsService } from '../../accounts/index.js';
+import { SnapshottedYears } from '../../report-snapshots/index.js';
 
 export interface LotSelectionRequest {
   readonly accountId: string;
@@ -32,21 +39,33 @@ export interface LotSelectionRequest {
 /** The directions a selection can apply to: everything that takes lots out of an account. */
 const DISPOSING = new Set(['sell', 'fee', 'withdrawal', 'transfer_out']);
 
+/** A stored selection as the API shows it: whether it was recorded after its disposal. */
+export interface LotSelectionView extends StoredLotSelection {
+  /** Recorded after the disposal's time (a late identification: not applied). */
+  readonly identifiedLate: boolean;
+}
+
+const view = (stored: StoredLotSelection): LotSelectionView => ({
+  ...stored,
+  identifiedLate: stored.disposedAt !== null && stored.recordedAt.getTime() > stored.disposedAt.getTime(),
+});
+
 @Injectable()
 export class LotSelectionsService {
   constructor(
     private readonly accounts: AccountsService,
     private readonly ledger: LedgerService,
     private readonly refresher: RefreshService,
+    private readonly snapshots: SnapshottedYears,
     private readonly clock: Clock,
   ) {}
 
-  async list(tenantId: string, accountId: string): Promise<StoredLotSelection[]> {
+  async list(tenantId: string, accountId: string): Promise<LotSelectionView[]> {
     await this.requireAccount(tenantId, accountId);
-    return this.ledger.lotSelections(tenantId, accountId);
+    return (await this.ledger.lotSelections(tenantId, accountId)).map(view);
   }
 
-  async create(tenantId: string, request: LotSelectionRequest): Promise<StoredLotSelection> {
+  async create(tenantId: string, request: LotSelectionRequest): Promise<LotSelectionView> {
     const account = await this.requireAccount(tenantId, request.accountId);
     const { entries } = await this.ledger.ledgerForAccount(tenantId, account);
     const sorted = [...entries].sort(compareForProcessing);
@@ -66,21 +85,54 @@ export class LotSelectionsService {
         `transaction_id ${request.transactionId} is a ${disposal.direction}, not a disposal (sell, fee, withdrawal or transfer_out).`,
       );
     }
+    const recordedAt = this.clock.now();
+    if (recordedAt.getTime() > disposal.timestamp.getTime()) {
+      await this.refuseInSnapshottedYear(tenantId, disposal);
+    }
     this.checkAgainstOpenLots(disposal, sorted.slice(0, index), sorted.slice(index + 1), request.lots, {
       elections: await this.ledger.costBasisElections(tenantId),
       selections: await this.ledger.lotSelectionsByDisposal(tenantId),
       transition: await this.ledger.safeHarborTransition(tenantId),
     });
-    return this.refresher.recordLotSelection(tenantId, {
-      accountId: request.accountId,
-      transactionId: request.transactionId,
-      lots: request.lots.map((pick) => ({
-        lotId: pick.lotId,
-        quantity: parseScaled(pick.quantity)!.toCanonical(),
-      })),
-      recordedAt: this.clock.now(),
-      recordedBy: request.recordedBy,
+    return view(
+      await this.refresher.recordLotSelection(tenantId, {
+        accountId: request.accountId,
+        transactionId: request.transactionId,
+        lots: request.lots.map((pick) => ({
+          lotId: pick.lotId,
+          quantity: parseScaled(pick.quantity)!.toCanonical(),
+        })),
+        recordedAt,
+        recordedBy: request.recordedBy,
+      }),
+    );
+  }
+
+  /**
+   * A late identification may flag a year but never reopen one whose report was frozen: 409 naming
+   * transaction_id when a snapshot of the disposal's tax year covers its account and asset.
+   */
+  private async refuseInSnapshottedYear(tenantId: string, disposal: LedgerEntry): Promise<void> {
+    const taxYear = disposal.timestamp.getUTCFullYear();
+    const snapshot = await this.snapshots.covering(tenantId, {
+      accountId: disposal.accountId,
+      symbol: disposal.symbol,
+      taxYear,
     });
+    if (!snapshot) return;
+    const report = snapshot.kind === 'form8949' ? 'Form 8949' : 'gains report';
+    const of = snapshot.accountId === null ? 'the tenant' : 'this account';
+    const message =
+      `${disposal.transactionId} (a ${disposal.direction}) took place on ${disposal.timestamp.toISOString()}; ` +
+      'a selection recorded now, after it, is a late identification (Treas. Reg. §1.1012-1(j)(3): the units ' +
+      `are identified by the time of the sale), and the ${taxYear} ${report} of ${of} was snapshotted ` +
+      `(report snapshot ${snapshot.id}, ${snapshot.createdAt.toISOString()}): that year is closed.`;
+    throw new DomainError(
+      ErrorCode.Conflict,
+      message,
+      { transaction_id: [message] },
+      'identified_late_in_snapshotted_year',
+    );
   }
 
   async delete(tenantId: string, id: string): Promise<void> {

@@ -13,9 +13,11 @@ export interface StoredLotSelection {
   readonly lots: readonly LotPick[];
   readonly recordedAt: Date;
   readonly recordedBy: string;
+  /** When its disposal happened, as the ledger has it now; null: the disposal is no longer in the history. */
+  readonly disposedAt: Date | null;
 }
 
-export type LotSelectionInput = Omit<StoredLotSelection, 'id'>;
+export type LotSelectionInput = Omit<StoredLotSelection, 'id' | 'disposedAt'>;
 
 interface Row {
   id: string;
@@ -24,6 +26,7 @@ interface Row {
   lots: string;
   recorded_at: Date;
   recorded_by: string;
+  disposed_at: Date | null;
 }
 
 const toStored = (row: Row): StoredLotSelection => ({
@@ -36,9 +39,15 @@ const toStored = (row: Row): StoredLotSelection => ({
   })),
   recordedAt: new Date(row.recorded_at),
   recordedBy: row.recorded_by,
+  disposedAt: row.disposed_at === null ? null : new Date(row.disposed_at),
 });
 
-const COLUMNS = 'id, account_id, transaction_id, lots, recorded_at, recorded_by';
+/** The selection's columns and its disposal's time (the transaction is unique per tenant, account and id). */
+const SELECT = `SELECT s.id, s.account_id, s.transaction_id, s.lots, s.recorded_at, s.recorded_by,
+       t.occurred_at AS disposed_at
+  FROM lot_selection s
+  LEFT JOIN "transaction" t
+    ON t.tenant_id = s.tenant_id AND t.account_id = s.account_id AND t.transaction_id = s.transaction_id`;
 
 /** The `lot_selection` table: at most one selection per disposal. Every query takes the tenant id first. */
 @Injectable()
@@ -54,8 +63,8 @@ export class LotSelectionsRepository {
     const { rows } = await runSql<Row>(
       manager ?? this.dataSource.manager,
       accountId === undefined
-        ? `SELECT ${COLUMNS} FROM lot_selection WHERE tenant_id = $1 ORDER BY recorded_at, id`
-        : `SELECT ${COLUMNS} FROM lot_selection WHERE tenant_id = $1 AND account_id = $2 ORDER BY recorded_at, id`,
+        ? `${SELECT} WHERE s.tenant_id = $1 ORDER BY s.recorded_at, s.id`
+        : `${SELECT} WHERE s.tenant_id = $1 AND s.account_id = $2 ORDER BY s.recorded_at, s.id`,
       accountId === undefined ? [tenantId] : [tenantId, accountId],
     );
     return rows.map(toStored);
@@ -64,7 +73,7 @@ export class LotSelectionsRepository {
   async findById(tenantId: string, id: string, manager?: EntityManager): Promise<StoredLotSelection | null> {
     const { rows } = await runSql<Row>(
       manager ?? this.dataSource.manager,
-      `SELECT ${COLUMNS} FROM lot_selection WHERE tenant_id = $1 AND id = $2`,
+      `${SELECT} WHERE s.tenant_id = $1 AND s.id = $2`,
       [tenantId, id],
     );
     return rows.length > 0 ? toStored(rows[0]) : null;
@@ -89,7 +98,7 @@ export class LotSelectionsRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [id, tenantId, input.accountId, input.transactionId, lots, input.recordedAt, input.recordedBy],
     );
-    return { id, ...input };
+    return (await this.findById(tenantId, id, manager))!;
   }
 
   async delete(tenantId: string, id: string, manager: EntityManager): Promise<void> {

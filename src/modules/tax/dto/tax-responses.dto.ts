@@ -4,13 +4,14 @@ import { COST_BASIS_METHODS, type CostBasisMethod } from '../../../domain/cost-b
 export class ReadinessReasonDto {
   @ApiProperty({
     description:
-      '`unknown_basis`: lines dispose of coins of unknown basis; `uncovered_disposal`: lines sell more than the account held; `inconsistent_history`: an earlier shortfall makes the lots suspect; `account_not_synced`: an account’s data may be incomplete.',
+      '`unknown_basis`: lines dispose of coins of unknown basis; `uncovered_disposal`: lines sell more than the account held; `inconsistent_history`: an earlier shortfall makes the lots suspect; `lot_selection_invalid`: a stored lot selection no longer fits; `identified_late`: a disposal of the year has a lot selection recorded after it (not applied); `account_not_synced`: an account’s data may be incomplete.',
     enum: [
       'unknown_basis',
       'uncovered_disposal',
       'inconsistent_history',
       'account_not_synced',
       'lot_selection_invalid',
+      'identified_late',
     ],
   })
   code: string;
@@ -260,9 +261,17 @@ export class Form8949LineDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: '`unknown_basis` or `uncovered_disposal`; null when the line is complete.',
+    enum: ['unknown_basis', 'uncovered_disposal', 'identified_late', null],
+    description:
+      '`unknown_basis` or `uncovered_disposal` (the basis or date must be supplied), else `identified_late` (the sale has a lot selection recorded after it, not applied); null when the line is complete.',
   })
   review_reason: string | null;
+
+  @ApiProperty({
+    description:
+      'The sale has a lot selection recorded after it (a late identification, Treas. Reg. §1.1012-1(j)(3)): the line’s lots are the standing method’s, not the selection’s. docs/cost-basis.md, "Specific identification".',
+  })
+  identified_late: boolean;
 }
 
 export class PartTotalsDto {
