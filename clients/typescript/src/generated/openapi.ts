@@ -760,7 +760,7 @@ export interface paths {
         put?: never;
         /**
          * Reconcile a broker’s Form 1099-DA with the service’s disposals of the year
-         * @description The body is the broker’s 1099-DA as CSV (Content-Type text/csv, up to 5 MB) in the documented layout of the form’s boxes (docs/tax-report.md, "Form 1099-DA reconciliation"). Each line is matched with the year’s Form 8949 lines of the account (or the tenant): per lot, per sale, or the one sale of the asset that day; the answer lists the matches, the differences (units, date acquired, proceeds, basis, term: both values) and what is unmatched on either side. Nothing is stored. An addition to the published API.
+         * @description The body is the broker’s 1099-DA as CSV (Content-Type text/csv, up to 5 MB) in the documented layout of the form’s boxes (docs/tax-report.md, "Form 1099-DA reconciliation"). Each line is matched with the year’s Form 8949 lines of the account (or the tenant): per lot, per sale, or the one sale of the asset that day; the answer lists the matches, the differences (units, date acquired, proceeds, basis, term: both values) and what is unmatched on either side. Paged: each of the four lists holds at most `limit` items (default 100, at most 1,000) while `counts` and the totals cover the whole file; the next page is the same file and parameters with `cursor` = `next_cursor` (null on the last page). Nothing is stored. An addition to the published API.
          */
         post: operations["TaxController_reconcileForm1099Da"];
         delete?: never;
@@ -778,7 +778,7 @@ export interface paths {
         };
         /**
          * Form 8949 lines of a tax year, as JSON or CSV
-         * @description One line per lot piece disposed of: description, dates acquired and sold, proceeds, basis and gain in cents, part and box (C/F before 2025; H/K for exchanges and I/L for own wallets from 2025), totals per box and part. `format=csv` answers an RFC 4180 attachment whose columns sum to the gains report’s totals.
+         * @description One line per lot piece disposed of: description, dates acquired and sold, proceeds, basis and gain in cents, part and box (C/F before 2025; H/K for exchanges and I/L for own wallets from 2025; G/J from 2026 for a lot acquired on or after 2026-01-01 in the exchange account that sells it), totals per box and part. `format=csv` answers an RFC 4180 attachment whose columns sum to the gains report’s totals.
          */
         get: operations["TaxController_form8949"];
         put?: never;
@@ -844,7 +844,7 @@ export interface paths {
         put?: never;
         /**
          * Select the lots a disposal consumes (specific identification)
-         * @description Records which open lots (by `lot_id`, as `GET /taip/lots` names them) a sell, fee, withdrawal or transfer_out of the account consumes, in order; it replaces the disposal's earlier selection. Checked against the lots open just before the disposal. Balances are recomputed under it before the answer; the gains report, Form 8949 and lots honour it under every method. An addition to the published API; rules: docs/cost-basis.md, "Specific identification".
+         * @description Records which open lots (by `lot_id`, as `GET /taip/lots` names them) a sell, fee, withdrawal or transfer_out of the account consumes, in order; it replaces the disposal's earlier selection. Checked against the lots open just before the disposal. Recorded by the time of the disposal, it applies: balances are recomputed under it before the answer; the gains report, Form 8949 and lots honour it under every method. Recorded after the disposal (the usual case for a sale already in the history), it is a late identification (Treas. Reg. §1.1012-1(j)(3)): kept with `identified_late: true` but not applied, the standing method keeps choosing the lots and the year's Form 8949 needs review; refused (409) for a tax year whose gains report or Form 8949 was snapshotted. An addition to the published API; rules: docs/cost-basis.md, "Specific identification".
          */
         post: operations["LotSelectionsController_create"];
         delete?: never;
@@ -2435,11 +2435,11 @@ export interface components {
              * @example 136250.00
              */
             broker_proceeds: string;
-            /** @description How many of each outcome. */
+            /** @description How many of each outcome, over the whole file. */
             counts: components["schemas"]["Form1099DaCountsDto"];
-            /** @description Pairs with differences, in file order. */
+            /** @description Pairs with differences, in file order: this page’s (at most `limit`). */
             different: components["schemas"]["PairingDto"][];
-            /** @description Pairs that agree, in file order. */
+            /** @description Pairs that agree, in file order: this page’s (at most `limit`; `counts.matched` in all). */
             matched: components["schemas"]["PairingDto"][];
             /**
              * @description Lot selection of the service’s lines.
@@ -2451,6 +2451,8 @@ export interface components {
              * @enum {string}
              */
             method_source: "query" | "elected" | "default";
+            /** @description Send the same file and parameters with `cursor` set to this for the next page of every list; null when no list has more. */
+            next_cursor: string | null;
             /** @description The service’s Form 8949 lines of the year. */
             service_lines: number;
             /**
@@ -2463,9 +2465,9 @@ export interface components {
              * @example 2025
              */
             tax_year: number;
-            /** @description Broker lines the service has nothing for. */
+            /** @description Broker lines the service has nothing for, in file order: this page’s (at most `limit`). */
             unmatched_broker: components["schemas"]["BrokerLineDto"][];
-            /** @description The service’s sales the broker did not report. */
+            /** @description The service’s sales the broker did not report: this page’s (at most `limit`). */
             unmatched_service: components["schemas"]["ServiceSideDto"][];
         };
         Form8949Dto: {
@@ -2476,7 +2478,7 @@ export interface components {
              * @example ALL
              */
             asset: string;
-            /** @description Which boxes were chosen and on what assumption. */
+            /** @description Which boxes were chosen and on what rule (from 2026: G/J for covered digital assets, H/K other exchange sales, I/L own wallets). */
             box_assumption: string;
             /**
              * @description Readiness: `ready` or `needs_review`.
@@ -2521,7 +2523,7 @@ export interface components {
              */
             asset: string;
             /**
-             * @description Check box: C/F before 2025; from 2025 H/K (exchange: Form 1099-DA without basis reported) or I/L (own wallet: no 1099-DA).
+             * @description Check box: C/F before 2025; from 2025 H/K (exchange: Form 1099-DA without basis reported) or I/L (own wallet: no 1099-DA); from 2026 G/J for a covered digital asset (sold from an exchange account, acquired in that same account on or after 2026-01-01: the broker reports its basis).
              * @enum {string}
              */
             box: "C" | "F" | "G" | "H" | "I" | "J" | "K" | "L";
@@ -2550,6 +2552,8 @@ export interface components {
              * @example 39960.00
              */
             gain: string;
+            /** @description The sale has a lot selection recorded after it (a late identification, Treas. Reg. §1.1012-1(j)(3)): the line’s lots are the standing method’s, not the selection’s. docs/cost-basis.md, "Specific identification". */
+            identified_late: boolean;
             /** @description True when the line must be reviewed before filing. */
             needs_review: boolean;
             /**
@@ -2567,8 +2571,11 @@ export interface components {
              * @example 1
              */
             quantity: string;
-            /** @description `unknown_basis` or `uncovered_disposal`; null when the line is complete. */
-            review_reason: string | null;
+            /**
+             * @description `unknown_basis` or `uncovered_disposal` (the basis or date must be supplied), else `identified_late` (the sale has a lot selection recorded after it, not applied); null when the line is complete.
+             * @enum {string|null}
+             */
+            review_reason: "unknown_basis" | "uncovered_disposal" | "identified_late" | null;
             /**
              * @description Holding period: `short` (one year or less) or `long`.
              * @enum {string}
@@ -3054,10 +3061,20 @@ export interface components {
              */
             account_id: string;
             /**
+             * @description When the disposal took place (ISO 8601, UTC), as the history has it now; null when the disposal is no longer in the history (the selection then applies to nothing).
+             * @example 2026-03-10T10:00:00.000Z
+             */
+            disposed_at: string | null;
+            /**
              * Format: uuid
              * @description The selection.
              */
             id: string;
+            /**
+             * @description Recorded after the disposal: a late identification (Treas. Reg. §1.1012-1(j)(3) wants the units identified by the time of the sale). It is kept as a record but not applied: the standing method (the elected method, FIFO without one) chooses the lots, and the Form 8949 lines and readiness of the year say `identified_late`. docs/cost-basis.md, "Specific identification".
+             * @example true
+             */
+            identified_late: boolean;
             /** @description The lots it consumes, in order. */
             lots: components["schemas"]["LotPickDto"][];
             /**
@@ -3592,10 +3609,10 @@ export interface components {
         };
         ReadinessReasonDto: {
             /**
-             * @description `unknown_basis`: lines dispose of coins of unknown basis; `uncovered_disposal`: lines sell more than the account held; `inconsistent_history`: an earlier shortfall makes the lots suspect; `account_not_synced`: an account’s data may be incomplete.
+             * @description `unknown_basis`: lines dispose of coins of unknown basis; `uncovered_disposal`: lines sell more than the account held; `inconsistent_history`: an earlier shortfall makes the lots suspect; `lot_selection_invalid`: a stored lot selection no longer fits; `identified_late`: a disposal of the year has a lot selection recorded after it (not applied); `account_not_synced`: an account’s data may be incomplete.
              * @enum {string}
              */
-            code: "unknown_basis" | "uncovered_disposal" | "inconsistent_history" | "account_not_synced" | "lot_selection_invalid";
+            code: "unknown_basis" | "uncovered_disposal" | "inconsistent_history" | "account_not_synced" | "lot_selection_invalid" | "identified_late";
             /**
              * @description How many lines, transactions or accounts the reason applies to.
              * @example 2
@@ -9401,8 +9418,12 @@ export interface operations {
             query: {
                 /** @description Report on this account only (UUID). Default: every account of the tenant. Another tenant’s account answers 404. */
                 account_id?: string;
+                /** @description The `next_cursor` of the previous page (opaque, tamper-evident), sent with the same file and parameters. */
+                cursor?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
+                /** @description Items per list on a page: default 100, from 1 to 1000. Each of `matched`, `different`, `unmatched_broker` and `unmatched_service` holds at most this many; counts and totals are over the whole file. */
+                limit?: number;
                 /** @description Lot selection over the whole history, a what-if: `fifo`, `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots first, highest basis first within each term). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
                 method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
                 /** @description Tax year: four digits, from 2009 up to the current year (UTC). */
@@ -9430,7 +9451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Form1099DaReconciliationDto"];
                 };
             };
-            /** @description A malformed parameter, or bad lines of the file by line number ("line 3": [...]). */
+            /** @description A malformed parameter, bad lines of the file by line number ("line 3": [...]), or a cursor that is not this endpoint’s for this file and these parameters (`cursor`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9468,7 +9489,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            /** @description The cursor’s reconciliation changed since it was issued (the history of the accounts changed between two pages): start again without cursor. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9998,7 +10019,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
+            /** @description A late identification (recorded after the disposal) for a tax year whose gains report or Form 8949 of the account (or the tenant) was snapshotted: `errors.transaction_id` says which snapshot, `reason` is `identified_late_in_snapshotted_year`. Nothing is recorded. */
             409: {
                 headers: {
                     [name: string]: unknown;
