@@ -203,7 +203,7 @@ describe('OpenAPI document (e2e)', () => {
         .filter((p) => ['limit', 'horizon_years', 'tax_year'].includes(p.name))
         .map((p) => [key, p.name, p.schema?.type]),
     );
-    expect(integers.length).toBe(13); // 7 + limit of the admin support read of transactions + tax_year of the 1099-DA reconciliation + limit of webhook deliveries, of /admin/audit, of /v1/api/report-snapshots and of /admin/queues/{name}/jobs
+    expect(integers.length).toBe(14); // 7 + limit of the admin support read of transactions + tax_year and limit of the 1099-DA reconciliation + limit of webhook deliveries, of /admin/audit, of /v1/api/report-snapshots and of /admin/queues/{name}/jobs
     for (const [key, name, type] of integers) expect([key, name, type]).toEqual([key, name, 'integer']);
     for (const [schema, property] of [
       ['TokenResultDto', 'expiresIn'],
