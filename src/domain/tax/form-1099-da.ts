@@ -300,7 +300,15 @@ function dayKey(asset: string, dateSold: string): string {
 
 /** Asset, date sold, date acquired and units (by value: canonical decimal text). */
 function lotKey(asset: string, dateSold: string, dateAcquired: string, units: DecimalInput): string {
-  return `${dayKey(asset, dateSold)}\u0000${dateAcquired}\u0000${canonicalDecimal(units)}`;
+  return `${dayKey(asset, dateSold)}\u0000${dateAcquired}\u0000${canonical(units)}`;
+}
+
+/** Canonical decimal text (no exponent, no sign, no leading or trailing zeros). */
+const CANONICAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
+
+/** canonicalDecimal, without parsing text that is canonical already (a parsed unit, a line's quantity). */
+function canonical(value: DecimalInput): string {
+  return typeof value === 'string' && CANONICAL.test(value) ? value : canonicalDecimal(value);
 }
 
 /** Items grouped by key (null: left out), each group in input order. */
@@ -334,7 +342,7 @@ function side(lines: readonly Form8949Line[]): ServiceSide {
     accountId: first.accountId,
     units:
       lines.length === 1
-        ? canonicalDecimal(first.quantity)
+        ? canonical(first.quantity)
         : canonicalDecimal(sumExact(lines.map((l) => l.quantity))),
     dateAcquired: oneDate ? (first.dateAcquired ?? null) : null,
     dateSold: first.dateSold,
