@@ -229,7 +229,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a client
-         * @description It gets no token, and its live tokens stop working (on every instance within 5 seconds). A client cannot disable itself.
+         * @description It gets no token, and its live tokens stop working (on every instance within 5 seconds) for good: enabling it again does not revive them. A client cannot disable itself.
          */
         post: operations["AdminClientsController_disable"];
         delete?: never;
@@ -249,7 +249,7 @@ export interface paths {
         put?: never;
         /**
          * Re-enable a disabled client
-         * @description Its secret is unchanged.
+         * @description Its secret is unchanged; tokens issued before the disable stay revoked (a disable after a leak is not undone): it gets new tokens.
          */
         post: operations["AdminClientsController_enable"];
         delete?: never;
@@ -2038,7 +2038,7 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description The partner's identifier for the account, unique per tenant.
+             * @description The partner's identifier for the account, unique per tenant. 1-200 characters with at least one visible one; no control characters and no bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069): otherwise a 400 naming `identity`.
              * @example household-1001/coinbase
              */
             identity: string;
@@ -2959,7 +2959,7 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description The partner's identifier for the account, unique per tenant (a duplicate is a 409).
+             * @description The partner's identifier for the account, unique per tenant (a duplicate is a 409). 1-200 characters with at least one visible one; no control characters and no bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069): otherwise a 400 naming `identity`.
              * @example household-1001/cold-wallet
              */
             identity: string;
