@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import type { SourceTransaction } from '../connectors/source-connector.js';
 import type { PriceBook } from './export-format.js';
 import { parseImportFile, type ImportParseResult } from './export-files.js';
-import { krakenAsset, krakenPair } from './kraken.export.js';
+import {
+  KRAKEN_EARN_SUBTYPES,
+  krakenAsset,
+  krakenLedgerKind,
+  krakenPair,
+} from '../../../domain/exchanges/kraken.js';
 
 const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'exports');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -160,6 +165,87 @@ describe('export files', () => {
         'refid',
         '"refid" "TJKLXX-PEUYK-GLA6AK" has 1 ledger row(s) of a trade (1 paid, 0 received); a trade needs exactly one of each',
       ]);
+    });
+
+    it('Earn: an allocation pair moves nothing, the reward is income; ETH2.S and DOT.S are ETH and DOT; an unknown earn subtype is refused', () => {
+      const header =
+        '"txid","refid","time","type","subtype","aclass","asset","wallet","amount","fee","balance"';
+      const row = (
+        txid: string,
+        time: string,
+        type: string,
+        subtype: string,
+        asset: string,
+        amount: string,
+      ) =>
+        `"${txid}","R-${txid}","${time}","${type}","${subtype}","currency","${asset}","spot / main","${amount}","0","0"`;
+      const text = [
+        header,
+        row('L1', '2024-04-01 10:00:00', 'earn', 'allocation', 'XETH', '-0.5000000000'),
+        row('L2', '2024-04-01 10:00:00', 'earn', 'allocation', 'ETH2.S', '0.5000000000'),
+        row('L3', '2024-04-01 12:00:00', 'earn', 'reward', 'ETH2.S', '0.0010000000'),
+        row('L4', '2024-04-01 13:00:00', 'earn', 'migration', 'DOT.S', '10.0000000000'),
+        row('L5', '2024-04-01 14:00:00', 'earn', 'autoallocation', 'USDC.F', '-5.0000000000'),
+        row('L6', '2024-04-01 15:00:00', 'staking', '', 'DOT28.S', '-1.0000000000'),
+      ].join('\n');
+      expect(ok(parse(text)).map((t) => [t.transactionId, ...legs([t])[0]])).toEqual([
+        ['L3', '2024-04-01T12:00:00.000Z', 'ETH', 'income', '0.001', '3500', null],
+      ]);
+      const unknown = `${header}\n${row('L7', '2024-04-01 10:00:00', 'earn', '', 'XETH', '0.1')}`;
+      expect(errorsOf(parse(unknown))).toEqual([
+        [
+          2,
+          'subtype',
+          '"subtype" is "", a subtype of "earn" this importer does not take; known: reward, allocation, deallocation, migration, autoallocation',
+        ],
+      ]);
+    });
+
+    it('reads a Ledgers row exactly as the exchange source reads it from Kraken’s API: income or not, for every type, subtype and sign', () => {
+      const header = '"txid","refid","time","type","subtype","aclass","asset","amount","fee","balance"';
+      const types = [
+        'staking',
+        'reward',
+        'earn',
+        'dividend',
+        'invite bonus',
+        'transfer',
+        'deposit',
+        'withdrawal',
+      ];
+      const subtypes = [
+        '',
+        'reward',
+        'allocation',
+        'deallocation',
+        'migration',
+        'autoallocation',
+        'spottostaking',
+      ];
+      for (const type of types)
+        for (const subtype of subtypes)
+          for (const amount of ['0.5', '-0.5']) {
+            const result = parse(
+              `${header}\n"L1","R1","2024-04-01 10:00:00","${type}","${subtype}","currency","ETH2.S","${amount}","0","0"`,
+            );
+            const fromFile = result.ok ? result.transactions.map((t) => t.direction) : ['refused'];
+            const kind = krakenLedgerKind({
+              id: 'L1',
+              timestamp: Date.parse('2024-04-01T10:00:00Z'),
+              type,
+              currency: 'ETH',
+              amount: amount.replace('-', ''),
+              direction: amount.startsWith('-') ? 'out' : 'in',
+              info: { type, subtype, asset: 'ETH2.S', amount },
+            });
+            const fromApi = {
+              reward: ['income'],
+              deposit: ['deposit'],
+              withdrawal: ['withdrawal'],
+              none: type === 'earn' && !KRAKEN_EARN_SUBTYPES[subtype] ? ['refused'] : [],
+            }[kind];
+            expect([type, subtype, amount, fromFile]).toEqual([type, subtype, amount, fromApi]);
+          }
     });
 
     it('names Kraken assets and pairs as tickers', () => {
@@ -359,7 +445,7 @@ describe('export files', () => {
         [
           5,
           'type',
-          '"type" is "margin", a type this importer does not take (margin, futures and adjustments are not imported); known: trade, spend, receive, deposit, withdrawal, staking, earn, dividend, invite bonus, transfer',
+          '"type" is "margin", a type this importer does not take (margin, futures and adjustments are not imported); known: trade, spend, receive, deposit, withdrawal, staking, reward, earn, dividend, invite bonus, transfer',
         ],
       ]);
       const coinbaseWithoutFees = [
