@@ -89,7 +89,7 @@ function amountOf(row: ExportRow, asset: string) {
 
 /** Gemini writes USD as `$1,234.50` and every other asset with its code after: `(0.02 BTC)`. */
 function geminiAffixes(asset: string) {
-  return asset === 'USD' ? { currencySign: '$' } : { unit: asset };
+  return asset === 'USD' ? { currencySign: '$', unit: 'USD' } : { unit: asset };
 }
 
 function feeOf(row: ExportRow, asset: string) {
