@@ -83,6 +83,9 @@ export class TaxLotsService {
       methodFor: method.methodFor,
       selections: method.selections,
       transition: method.transition,
+      // Listed in the order the method would sell them today: the method in force now, LTFO's
+      // long-term lots as of today first (a lot may have crossed the one-year line since the last entry).
+      openLotsAsOf: asOf,
     });
     const symbols = [...new Set(result.openLots.map((lot) => lot.symbol))];
     const prices = symbols.length > 0 ? await this.prices.latestPricesUsd(symbols) : new Map();

@@ -170,7 +170,8 @@ class LotsScopeDto {
 export class LotsReportDto extends LotsScopeDto {
   @ApiProperty({
     type: [LotDto],
-    description: 'Open lots per account and asset, in the order the method would sell them.',
+    description:
+      'Open lots per account and asset, in the order the method would sell them on `as_of` (the method in force then; LTFO: the lots long-term on that date first, then the short-term ones, each highest unit basis first).',
   })
   lots: LotDto[];
 
