@@ -10,6 +10,7 @@
  * agree. Reads accounts through their face (AccountsService) and the choices through LedgerService.
  */
 import { Module } from '@nestjs/common';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { AccountsModule } from '../accounts/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { SourcesModule } from '../sources/index.js';
@@ -23,6 +24,6 @@ import { SafeHarborService } from './safe-harbor/safe-harbor.service.js';
 @Module({
   imports: [AccountsModule, SourcesModule, LedgerModule],
   controllers: [CostBasisMethodController, LotSelectionsController, SafeHarborController],
-  providers: [CostBasisMethodService, LotSelectionsService, SafeHarborService],
+  providers: [CostBasisMethodService, LotSelectionsService, SafeHarborService, CursorCodec],
 })
 export class CostBasisModule {}

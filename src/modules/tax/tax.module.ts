@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { AccountsModule } from '../accounts/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { TaxAccountSelection } from './tax-account-selection.js';
@@ -20,7 +21,7 @@ import { MarketModule } from '../market/market.module.js';
 @Module({
   imports: [AccountsModule, LedgerModule, MarketModule],
   controllers: [TaxController, TaxLotsController],
-  providers: [TaxAccountSelection, TaxReportService, TaxLotsService],
+  providers: [TaxAccountSelection, TaxReportService, TaxLotsService, CursorCodec],
   exports: [TaxReportService],
 })
 export class TaxModule {}
