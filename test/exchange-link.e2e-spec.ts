@@ -29,6 +29,7 @@ import {
   KRAKEN_BALANCES,
   KRAKEN_LEDGER,
   KRAKEN_TRADES,
+  krakenEntry,
   krakenTrade,
 } from './fakes/kraken-fake-server.js';
 import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
@@ -276,6 +277,74 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
       syncStatus: 'synced',
       connectionStatus: 'connected',
     });
+  });
+
+  it('Kraken Earn and staking wallets (issue 27): an earn allocation pair is no income, ETH2.S and DOT.S are ETH and DOT, and the balances agree with Kraken (no needs_review)', async () => {
+    kraken.keys.set(FAKE_KRAKEN_KEY, FAKE_KRAKEN_SECRET); // revoked by the case above
+    kraken.trades = new Map([
+      krakenTrade('TK1', 'XETHZUSD', 'buy', '2025-03-01T10:00:00Z', '1.0', '2000.00', '2000.00', '8.00'),
+      krakenTrade('TK2', 'DOTUSD', 'buy', '2025-03-01T11:00:00Z', '10.0', '5.0000', '50.0000', '0.2000'),
+    ]);
+    kraken.ledger = new Map([
+      krakenEntry('LK1', 'earn', 'XETH', '2025-03-02T10:00:00Z', '-0.5000000000', undefined, {
+        subtype: 'allocation',
+      }),
+      krakenEntry('LK2', 'earn', 'XETH', '2025-03-02T10:00:00Z', '0.5000000000', undefined, {
+        subtype: 'allocation',
+        wallet: 'earn / bonded',
+      }),
+      krakenEntry('LK3', 'earn', 'XETH', '2025-03-05T00:00:00Z', '0.0010000000', undefined, {
+        subtype: 'reward',
+      }),
+      krakenEntry('LK4', 'earn', 'XETH', '2025-03-06T00:00:00Z', '-0.2000000000', undefined, {
+        subtype: 'migration',
+      }),
+      krakenEntry('LK5', 'earn', 'ETH2.S', '2025-03-06T00:00:00Z', '0.2000000000', undefined, {
+        subtype: 'migration',
+      }),
+      krakenEntry('LK6', 'staking', 'ETH2.S', '2025-03-07T00:00:00Z', '0.0020000000'),
+      krakenEntry('LK7', 'transfer', 'DOT', '2025-03-02T00:00:00Z', '-10.0000000000', undefined, {
+        subtype: 'spottostaking',
+      }),
+      krakenEntry('LK8', 'transfer', 'DOT.S', '2025-03-02T00:00:00Z', '10.0000000000', undefined, {
+        subtype: 'stakingfromspot',
+      }),
+      krakenEntry('LK9', 'staking', 'DOT.S', '2025-03-06T00:00:00Z', '0.1000000000'),
+    ]);
+    kraken.balances = new Map([
+      ['XETH', '0.8010000000'],
+      ['ETH2.S', '0.2020000000'],
+      ['DOT.S', '10.1000000000'],
+    ]);
+    const res = await link({
+      platform: 'kraken',
+      identity: 'hh-7/kraken-earn',
+      credentials: { apiKey: FAKE_KRAKEN_KEY, secret: FAKE_KRAKEN_SECRET },
+    }).expect(202);
+    const id = res.body.result.accountId as string;
+    expect(await untilSettled(id)).toMatchObject({ syncStatus: 'synced', balanceSource: 'source_reported' });
+    const txs = (await get(`/v1/api/account/${id}/transactions`).expect(200)).body.result
+      .transactions as Record<string, string>[];
+    expect(txs.map((tx) => [tx.transactionId, tx.direction, tx.symbol, tx.amount])).toEqual([
+      ['trade:TK1:ETH', 'buy', 'ETH', '1'],
+      ['trade:TK2:DOT', 'buy', 'DOT', '10'],
+      ['ledger:LK3', 'income', 'ETH', '0.001'],
+      ['ledger:LK9', 'income', 'DOT', '0.1'],
+      ['ledger:LK6', 'income', 'ETH', '0.002'],
+    ]);
+    const balances = (await get(`/v1/api/account/${id}/balances`).expect(200)).body.result;
+    expect(
+      (balances.balances as Record<string, string>[]).map((b) => [
+        b.symbol,
+        new Decimal(b.balance).toString(),
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['ETH', '1.003'],
+        ['DOT', '10.1'],
+      ]),
+    );
+    expect(balances.review).toBeNull();
   });
 
   it('a key Kraken refuses: 422 credentials_refused, nothing stored', async () => {

@@ -206,6 +206,28 @@ describe('Export files through the admin API (e2e)', () => {
     expect(await transactions(accountId)).toEqual([]);
   });
 
+  it('refuses a number it would misread (a decimal comma, a letter O): 400 naming the line and the column, nothing imported', async () => {
+    const { accountId } = await createAccount(t, admin, { tenant: 'sandbox' });
+    const broken = fixture('kraken-ledgers.csv')
+      .toString('utf8')
+      .replace('"XXBT","-0.0400000000"', '"XXBT","-0,015"')
+      .replace(
+        '"XXBT","-0.0100000000","0.0001000000","0.0299000000"',
+        '"XXBT","-0.01O5000000","0.0001000000","0.0299000000"',
+      );
+    const res = await upload(accountId, Buffer.from(broken), 'ledgers.csv').expect(400);
+    expect(res.body.errors).toEqual({
+      csv: ['2 problem(s) in the kraken-ledgers file; nothing was imported.'],
+      'line 5': [
+        '"amount" must be a number (got "-0,015"); a comma separates thousands only (1,234.5), the decimal separator is a point',
+      ],
+      'line 10': [
+        '"amount" must be a number (got "-0.01O5000000"); a letter among the digits is not a number',
+      ],
+    });
+    expect(await transactions(accountId)).toEqual([]);
+  });
+
   it('refuses a named format the file is not, an unknown format, and a form without its file', async () => {
     const { accountId } = await createAccount(t, admin, { tenant: 'sandbox' });
     const wrong = await upload(accountId, fixture('gemini.csv'), 'x.csv', 'bitstamp').expect(400);

@@ -507,6 +507,31 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
       expect(JSON.stringify(res.body)).not.toMatch(/very-secret/);
     });
 
+    it.each([
+      ['spaces', '   '],
+      ['a lone zero-width space', '\u200B'],
+      ['a leading U+202E', '\u202Ecod.exe'],
+      ['an isolate in the middle', 'hh-1/\u2067wallet'],
+      ['a no-break space and a BOM', '\u00A0\uFEFF'],
+    ])(
+      'an identity of %s: 400 naming identity, on the partner link and the admin create (issue 27 item 16)',
+      async (_case, identity) => {
+        const res = await link({ platform: 'bitcoin', identity, address: BTC_ADDRESS });
+        expect([res.status, Object.keys(res.body.responseException?.exceptionMessage.errors ?? {})]).toEqual([
+          400,
+          ['identity'],
+        ]);
+        const created = await t.http.post('/admin/accounts').set(bearer(admin)).send({
+          tenant: 'sandbox-b',
+          platform: 'bitcoin',
+          identity,
+          source: 'bitcoin',
+          address: BTC_ADDRESS,
+        });
+        expect([created.status, Object.keys(created.body.errors ?? {})]).toEqual([400, ['identity']]);
+      },
+    );
+
     it('lists the linkable platforms on an unknown one', async () => {
       const res = await link({ platform: 'nasdaq', identity: 'x', address: BTC_ADDRESS }).expect(400);
       expect(problem(res).errors.platform[0]).toMatch(

@@ -143,6 +143,26 @@ describe('open lots and harvesting candidates (e2e)', () => {
     expect(hifo.body.asset).toBe('ETH');
   });
 
+  it('GET /taip/lots pages the lots (limit, cursor, next_cursor); the totals are over every lot on every page', async () => {
+    const whole = (await get(`/taip/lots?account_id=${account.accountId}`).expect(200)).body;
+    expect(whole.next_cursor).toBeNull();
+    const first = (await get(`/taip/lots?account_id=${account.accountId}&limit=3`).expect(200)).body;
+    expect(first.lots).toEqual(whole.lots.slice(0, 3));
+    expect(first.totals).toEqual(whole.totals);
+    const cursor = encodeURIComponent(first.next_cursor);
+    const second = (
+      await get(`/taip/lots?account_id=${account.accountId}&limit=3&cursor=${cursor}`).expect(200)
+    ).body;
+    expect(second.lots).toEqual(whole.lots.slice(3));
+    expect(second.totals).toEqual(whole.totals);
+    expect(second.next_cursor).toBeNull();
+    // A cursor is good only with the parameters it was issued for.
+    const other = await get(`/taip/lots?account_id=${account.accountId}&asset=BTC&cursor=${cursor}`).expect(
+      400,
+    );
+    expect(Object.keys(other.body.errors)).toEqual(['cursor']);
+  });
+
   it('the lots add up to the balances', async () => {
     const [lots, balances] = await Promise.all([
       get(`/taip/lots?identity=lots-example/exchange`).expect(200),
@@ -215,6 +235,19 @@ describe('open lots and harvesting candidates (e2e)', () => {
     });
     expect(ae1?.allowable_loss_usd).toBe(e1Loss.times('0.75').toFixed());
 
+    // Paged like the lots: one candidate a page, the sums over both.
+    const page = await get(`/taip/harvesting-candidates?account_id=${account.accountId}&limit=1`).expect(200);
+    expect((page.body.candidates as Lot[]).map((c) => c.lot_id)).toEqual(['b3']);
+    expect(page.body).toMatchObject({
+      candidate_lots: 2,
+      short_term_loss_usd: plain.body.short_term_loss_usd,
+    });
+    const next = await get(
+      `/taip/harvesting-candidates?account_id=${account.accountId}&limit=1&cursor=${encodeURIComponent(page.body.next_cursor)}`,
+    ).expect(200);
+    expect((next.body.candidates as Lot[]).map((c) => c.lot_id)).toEqual(['e1']);
+    expect(next.body.next_cursor).toBeNull();
+
     const large = await get(
       `/taip/harvesting-candidates?account_id=${account.accountId}&min_loss=${new Decimal(100_000).minus(eth).plus(1).toFixed(0)}`,
     ).expect(200);
@@ -229,9 +262,21 @@ describe('open lots and harvesting candidates (e2e)', () => {
       ['method=average', 'method'],
       ['account_id=nope', 'account_id'],
       ['asset=B-T-C', 'asset'],
+      ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
+      ['cursor=forged.cursor', 'cursor'],
     ]) {
       const res = await get(`/taip/harvesting-candidates?${query}`).expect(400);
       expect(Object.keys(res.body.errors ?? {})).toContain(field);
+    }
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
+      ['limit=2.5', 'limit'],
+      ['cursor=forged.cursor', 'cursor'],
+    ]) {
+      const res = await get(`/taip/lots?${query}`).expect(400);
+      expect(Object.keys(res.body.errors ?? {})).toEqual([field]);
     }
     const both = await get(`/taip/lots?account_id=${account.accountId}&identity=x`).expect(400);
     expect(Object.keys(both.body.errors ?? {})).toContain('identity');

@@ -203,7 +203,11 @@ describe('OpenAPI document (e2e)', () => {
         .filter((p) => ['limit', 'horizon_years', 'tax_year'].includes(p.name))
         .map((p) => [key, p.name, p.schema?.type]),
     );
-    expect(integers.length).toBe(14); // 7 + limit of the admin support read of transactions + tax_year and limit of the 1099-DA reconciliation + limit of webhook deliveries, of /admin/audit, of /v1/api/report-snapshots and of /admin/queues/{name}/jobs
+    // 7 + limit of the admin support read of transactions + tax_year and limit of the 1099-DA
+    // reconciliation + limit of webhook deliveries, of /admin/audit, of /v1/api/report-snapshots, of
+    // /admin/queues/{name}/jobs, of /taip/lots, of /taip/harvesting-candidates and of GET and POST
+    // /taip/safe-harbor-allocation (issue 27 item 10)
+    expect(integers.length).toBe(18);
     for (const [key, name, type] of integers) expect([key, name, type]).toEqual([key, name, 'integer']);
     for (const [schema, property] of [
       ['TokenResultDto', 'expiresIn'],

@@ -106,9 +106,19 @@ describe('safe-harbor allocation (e2e)', () => {
     (await get(`/v1/api/account/${id}/balances`).expect(200)).body.result;
   const gains = async (id: string, year: number) =>
     (await get(`/taip/gains-report?account_id=${id}&tax_year=${year}`).expect(200)).body;
-  const lots = (
-    list: { origin_transaction_id: string; quantity: string; cost_basis_usd: string; acquired_at: string }[],
-  ) => list.map((l) => [l.origin_transaction_id, l.quantity, l.cost_basis_usd, l.acquired_at.slice(0, 10)]);
+  interface LotRow {
+    account_id: string;
+    kind: 'allocated' | 'per_account';
+    origin_transaction_id: string;
+    quantity: string;
+    cost_basis_usd: string;
+    acquired_at: string;
+  }
+  /** The rows of one account and kind from an answer's (paged) `lots`, as [origin, qty, basis, date]. */
+  const lots = (body: { lots: LotRow[] }, accountId: string, kind: LotRow['kind'] = 'allocated') =>
+    body.lots
+      .filter((l) => l.account_id === accountId && l.kind === kind)
+      .map((l) => [l.origin_transaction_id, l.quantity, l.cost_basis_usd, l.acquired_at.slice(0, 10)]);
 
   it('before: per-account lots (W: 2025 gain 10,000, realized 15,000)', async () => {
     expect(await balances(w.accountId)).toMatchObject({ realizedGainLoss: '15000.00' });
@@ -141,14 +151,25 @@ describe('safe-harbor allocation (e2e)', () => {
       a.accountId,
       w.accountId,
     ]);
-    const [pa, pw] = body.positions;
-    expect(lots(pa.lots)).toEqual([
+    const [, pw] = body.positions;
+    expect(lots(body, a.accountId)).toEqual([
       ['b1', '0.5', '20000', '2024-01-10'],
       ['b2', '1', '60000', '2024-03-10'],
       ['b3', '1', THIRDS_A, '2024-06-10'],
     ]);
-    expect(lots(pw.lots)).toEqual([['b3', '0.5', THIRDS_W, '2024-06-10']]);
-    expect(lots(pw.per_account_lots)).toEqual([['b2', '0.5', '30000', '2024-03-10']]);
+    expect(lots(body, w.accountId)).toEqual([['b3', '0.5', THIRDS_W, '2024-06-10']]);
+    expect(lots(body, w.accountId, 'per_account')).toEqual([['b2', '0.5', '30000', '2024-03-10']]);
+    // Position by position: its allocated lots, then its own (A's own: b1 and b3).
+    expect(body.lots.map((l: LotRow) => [l.account_id === a.accountId ? 'a' : 'w', l.kind])).toEqual([
+      ['a', 'allocated'],
+      ['a', 'allocated'],
+      ['a', 'allocated'],
+      ['a', 'per_account'],
+      ['a', 'per_account'],
+      ['w', 'allocated'],
+      ['w', 'per_account'],
+    ]);
+    expect(body.next_cursor).toBeNull();
     expect(pw).toMatchObject({
       asset: 'BTC',
       quantity: '0.5',
@@ -158,6 +179,8 @@ describe('safe-harbor allocation (e2e)', () => {
       per_account_cost_basis_usd: '30000',
       basis_change_usd: '-4996.666666666666666666666666666667',
       applied: true,
+      lot_count: 1,
+      per_account_lot_count: 1,
     });
     expect(body.assets).toEqual([
       {
@@ -184,17 +207,42 @@ describe('safe-harbor allocation (e2e)', () => {
     expect(one.body.positions).toHaveLength(1);
     const hifo = await get('/taip/safe-harbor-allocation?universal_method=HIFO').expect(200);
     expect(hifo.body.universal_method).toBe('hifo');
-    expect(lots(hifo.body.positions[0].lots)).toEqual([
+    expect(lots(hifo.body, a.accountId)).toEqual([
       ['b1', '1', '40000', '2024-01-10'],
       ['b2', '0.5', '30000', '2024-03-10'],
       ['b3', '1', THIRDS_A, '2024-06-10'],
     ]);
   });
 
+  it('GET pages the lots (limit, cursor, next_cursor); positions and totals are whole on every page', async () => {
+    const whole = (await get('/taip/safe-harbor-allocation').expect(200)).body;
+    const first = (await get('/taip/safe-harbor-allocation?limit=4').expect(200)).body;
+    expect(first.lots).toEqual(whole.lots.slice(0, 4));
+    expect(typeof first.next_cursor).toBe('string');
+    const second = (
+      await get(
+        `/taip/safe-harbor-allocation?limit=4&cursor=${encodeURIComponent(first.next_cursor)}`,
+      ).expect(200)
+    ).body;
+    expect(second.lots).toEqual(whole.lots.slice(4));
+    expect(second.next_cursor).toBeNull();
+    expect([first.positions, first.assets]).toEqual([whole.positions, whole.assets]);
+    expect([second.positions, second.assets]).toEqual([whole.positions, whole.assets]);
+    // The cursor of the FIFO proposal is not one for the HIFO proposal.
+    const other = await get(
+      `/taip/safe-harbor-allocation?universal_method=hifo&cursor=${encodeURIComponent(first.next_cursor)}`,
+    ).expect(400);
+    expect(Object.keys(other.body.errors)).toContain('cursor');
+  });
+
   it.each<[string, string]>([
     ['/taip/safe-harbor-allocation?universal_method=average', 'universal_method'],
     ['/taip/safe-harbor-allocation?account_id=nope', 'account_id'],
     ['/taip/safe-harbor-allocation?acount_id=x', 'acount_id'],
+    ['/taip/safe-harbor-allocation?limit=0', 'limit'],
+    ['/taip/safe-harbor-allocation?limit=1001', 'limit'],
+    ['/taip/safe-harbor-allocation?limit=ten', 'limit'],
+    ['/taip/safe-harbor-allocation?cursor=not-a-cursor', 'cursor'],
   ])('GET %s is a 400 naming %s', async (path, field) => {
     const res = await get(path).expect(400);
     expect(Object.keys(res.body.errors)).toContain(field);
@@ -205,6 +253,12 @@ describe('safe-harbor allocation (e2e)', () => {
     expect(Object.keys(res.body.errors)).toContain('universal_method');
     const other = await confirm({ universal_method: 'fifo', extra: 1 }).expect(400);
     expect(Object.keys(other.body.errors)).toContain('extra');
+    const limit = await t.http
+      .post('/taip/safe-harbor-allocation?limit=1001')
+      .set(bearer(partner))
+      .send({ universal_method: 'fifo' })
+      .expect(400);
+    expect(Object.keys(limit.body.errors)).toContain('limit');
     expect((await get('/taip/safe-harbor-allocation').expect(200)).body.status).toBe('proposed');
   });
 
@@ -222,7 +276,11 @@ describe('safe-harbor allocation (e2e)', () => {
   });
 
   it('POST confirms it: stored with who and when; the 2025 sale now gains 14,996.67', async () => {
-    const res = await confirm({ universal_method: 'fifo' }).expect(201);
+    const res = await t.http
+      .post('/taip/safe-harbor-allocation?limit=5')
+      .set(bearer(partner))
+      .send({ universal_method: 'fifo' })
+      .expect(201);
     expect(res.body).toMatchObject({
       status: 'confirmed',
       universal_method: 'fifo',
@@ -230,7 +288,13 @@ describe('safe-harbor allocation (e2e)', () => {
       confirmed_by: partnerClientId,
       confirmed_after_first_disposal: true,
     });
-    expect(lots(res.body.positions[1].lots)).toEqual([['b3', '0.5', THIRDS_W, '2024-06-10']]);
+    // The answer holds the first 5 lot rows (A's 3 allocated and 2 own); GET continues with its cursor.
+    expect(res.body.lots).toHaveLength(5);
+    const rest = await get(
+      `/taip/safe-harbor-allocation?cursor=${encodeURIComponent(res.body.next_cursor)}`,
+    ).expect(200);
+    expect(lots(rest.body, w.accountId)).toEqual([['b3', '0.5', THIRDS_W, '2024-06-10']]);
+    expect(rest.body.next_cursor).toBeNull();
 
     // Balances were recomputed in the confirmation's transaction.
     expect(await balances(w.accountId)).toMatchObject({ realizedGainLoss: '19996.67' });

@@ -8,7 +8,7 @@ import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
 import { AppConfig } from '../src/config/app-config.js';
 import { ClientsService } from '../src/modules/tenancy/clients.service.js';
 import { TenancyRepository } from '../src/modules/tenancy/tenancy.repository.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
 
 /** How long another instance (or the CLI) may take to see a rotation: the memo's 5 s and a margin. */
 const PROPAGATION_MS = 6_000;
@@ -24,11 +24,13 @@ describe('secret rotation revokes earlier tokens (e2e)', () => {
   });
   afterAll(() => t.close());
 
+  const secrets = new Map<string, string>();
   const get = (path: string, token: string) => t.http.get(path).set('Authorization', `Bearer ${token}`);
 
   /** A partner client of the sandbox tenant with a token already used on both paths (memos warm). */
   async function clientWithWarmToken() {
     const issued = await clients.createClient('sandbox', ['partner']);
+    secrets.set(issued.clientId, issued.clientSecret);
     const token = await t.token(issued.clientId, issued.clientSecret);
     await get('/api/status', token).expect(200);
     await get(balances, token).expect(200);
@@ -76,5 +78,21 @@ describe('secret rotation revokes earlier tokens (e2e)', () => {
     await clients.rotateSecret(issued.clientId);
     const res = await get('/api/status', token).expect(401);
     expect(res.body.detail).toBe('Bearer token missing or invalid.');
+  });
+
+  it('disable then enable: a token issued before the disable stays 401, a new one is 200 (issue 27 item 15)', async () => {
+    const { clientId, token } = await clientWithWarmToken();
+    const admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
+    const asAdmin = (path: string) => t.http.post(path).set('Authorization', `Bearer ${admin}`);
+    await asAdmin(`/admin/clients/${clientId}/disable?tenant=sandbox`).expect(200);
+    await get('/api/status', token).expect(401);
+    const enabled = await asAdmin(`/admin/clients/${clientId}/enable?tenant=sandbox`).expect(200);
+    expect(enabled.body).toMatchObject({ clientId, disabled: false });
+    // Disabled after a leak: the leaked token must not come back with the client.
+    await get('/api/status', token).expect(401);
+    await get(balances, token).expect(401);
+    const fresh = await t.token(clientId, secrets.get(clientId));
+    await get('/api/status', fresh).expect(200);
+    await get(balances, fresh).expect(200);
   });
 });

@@ -17,10 +17,12 @@
  * The worker's unit of work (WebhookDeliveryWorker.runOnce, what the scheduler calls every
  * WEBHOOK_POLL_MS) is called directly; a manual clock makes retries due without waiting.
  */
+import { jest } from '@jest/globals';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../src/common/clock/clock.js';
+import { AppConfig } from '../src/config/app-config.js';
 import {
   WebhookDeliveryWorker,
   isPrivateAddress,
@@ -301,6 +303,38 @@ describe('webhooks (e2e)', () => {
       await expect(checkWebhookTarget('https://93.184.216.34/x', true)).resolves.toBeInstanceOf(URL);
       // Outside production a local receiver is fine (this suite's).
       await expect(checkWebhookTarget('http://127.0.0.1/x', false)).resolves.toBeInstanceOf(URL);
+    });
+
+    it('in production, POST and PATCH answer 400 naming url for every spelling of a non-public address (issue 27 item 14)', async () => {
+      const { id } = await register(['account.synced']);
+      const production = jest.spyOn(t.app.get(AppConfig), 'isProduction', 'get').mockReturnValue(true);
+      try {
+        for (const url of [
+          'https://[::127.0.0.1]/hooks', // stored as [::7f00:1]
+          'https://[64:ff9b::7f00:1]/hooks',
+          'https://[64:ff9b:1::7f00:1]/hooks',
+          'https://[::ffff:0:127.0.0.1]/hooks',
+          'https://2130706433/hooks',
+          'https://0x7f.1/hooks',
+        ]) {
+          const posted = await api()
+            .post('/v1/api/webhooks')
+            .set(bearer(partner))
+            .send({ url, eventTypes: ['account.synced'] });
+          const patched = await api().patch(`/v1/api/webhooks/${id}`).set(bearer(partner)).send({ url });
+          for (const res of [posted, patched])
+            expect([
+              url,
+              res.status,
+              Object.keys(res.body.responseException?.exceptionMessage.errors ?? {}),
+            ]).toEqual([url, 400, ['url']]);
+        }
+      } finally {
+        production.mockRestore();
+      }
+      const kept = await api().get(`/v1/api/webhooks/${id}`).set(bearer(partner)).expect(200);
+      expect(kept.body.result.url).toBe(receiver.url);
+      await api().delete(`/v1/api/webhooks/${id}`).set(bearer(partner)).expect(204);
     });
   });
 

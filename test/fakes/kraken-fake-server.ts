@@ -4,7 +4,8 @@
  *
  * - public `GET /0/public/AssetPairs`, `/0/public/Assets`, `/0/public/Time` (what ccxt's
  *   loadMarkets reads);
- * - private `POST /0/private/Balance`, `/0/private/BalanceEx`, `/0/private/TradesHistory`,
+ * - private `POST /0/private/Balance`, `/0/private/BalanceEx` (staking and earn wallets under their
+ *   own codes: `ETH2.S`, `DOT.S`, `XBT.M`, `USDC.F`), `/0/private/TradesHistory`,
  *   `/0/private/Ledgers`, `/0/private/WithdrawStatus`, `/0/private/DepositStatus` (funding
  *   movements with their chain `txid`, a plain list, `start` exclusive, `asset` filter), form-encoded, each checked like Kraken does: a known `API-Key`, a
  *   `nonce`, and `API-Sign` = base64(HMAC-SHA512(path + SHA256(nonce + postdata), base64decode(secret))).
@@ -41,10 +42,15 @@ export interface KrakenTrade {
 export interface KrakenLedgerEntry {
   refid: string;
   time: number;
+  /** Kraken's type: trade, deposit, withdrawal, transfer, staking, earn, … */
   type: string;
+  /** e.g. `allocation`, `reward` (earn); `spottostaking`, `stakingfromspot` (transfer); '' for most. */
   subtype: string;
   aclass: string;
+  /** Kraken's asset code, wallet suffix included: XETH, ETH2.S, DOT.S, XBT.M, USDC.F, ETH.B. */
   asset: string;
+  /** Where the row is booked, where Kraken says it (`spot / main`, `earn / bonded`, …). */
+  wallet?: string;
   amount: string;
   fee: string;
   balance: string;
@@ -110,7 +116,7 @@ export function krakenTrade(
   ];
 }
 
-/** A ledger row as Ledgers lists it, under its ledger id. */
+/** A ledger row as Ledgers lists it, under its ledger id (`subtype`, `refid`, `wallet` when given). */
 export function krakenEntry(
   id: string,
   type: string,
@@ -118,16 +124,18 @@ export function krakenEntry(
   time: string,
   amount: string,
   fee = '0.0000000000',
+  more: { subtype?: string; refid?: string; wallet?: string } = {},
 ): [string, KrakenLedgerEntry] {
   return [
     id,
     {
-      refid: `R-${id}`,
+      refid: more.refid ?? `R-${id}`,
       time: seconds(time),
       type,
-      subtype: '',
+      subtype: more.subtype ?? '',
       aclass: 'currency',
       asset,
+      ...(more.wallet ? { wallet: more.wallet } : {}),
       amount,
       fee,
       balance: '0',
@@ -193,11 +201,31 @@ const PAIRS = {
   DOTUSD: { altname: 'DOTUSD', wsname: 'DOT/USD', base: 'DOT', quote: 'ZUSD', pair_decimals: 4 },
 };
 
+const asset = (altname: string, decimals = 10) => ({
+  aclass: 'currency',
+  altname,
+  decimals,
+  display_decimals: Math.min(decimals, 8),
+  status: 'enabled',
+});
+/**
+ * Assets as Kraken lists them: the spot codes, and the read-only staking and earn variants that
+ * appear in Ledgers and BalanceEx (their altname is their id: `ETH2.S`, `DOT.S`, `XBT.M`, …).
+ */
 const ASSETS = {
-  XXBT: { aclass: 'currency', altname: 'XBT', decimals: 10, display_decimals: 5, status: 'enabled' },
-  XETH: { aclass: 'currency', altname: 'ETH', decimals: 10, display_decimals: 5, status: 'enabled' },
-  ZUSD: { aclass: 'currency', altname: 'USD', decimals: 4, display_decimals: 2, status: 'enabled' },
-  DOT: { aclass: 'currency', altname: 'DOT', decimals: 10, display_decimals: 8, status: 'enabled' },
+  XXBT: asset('XBT'),
+  XETH: asset('ETH'),
+  ZUSD: asset('USD', 4),
+  DOT: asset('DOT'),
+  ETH2: asset('ETH2'),
+  'ETH2.S': asset('ETH2.S'),
+  'ETH.B': asset('ETH.B'),
+  'DOT.S': asset('DOT.S'),
+  'DOT28.S': asset('DOT28.S'),
+  'XBT.M': asset('XBT.M'),
+  'USDC.F': asset('USDC.F', 8),
+  USDC: asset('USDC', 8),
+  NEWCOIN: asset('NEWCOIN'),
 };
 
 export class FakeKraken {
@@ -326,9 +354,14 @@ export class FakeKraken {
       case 'Balance':
         return ok(Object.fromEntries(this.balances));
       case 'BalanceEx':
+        // Kraken's extended balance: one entry per asset code, each wallet (ETH2.S, DOT.S, USDC.F)
+        // under its own code, apart from the spot code (XETH, DOT, USDC).
         return ok(
           Object.fromEntries(
-            [...this.balances].map(([asset, balance]) => [asset, { balance, hold_trade: '0' }]),
+            [...this.balances].map(([asset, balance]) => [
+              asset,
+              { balance, hold_trade: '0', credit: '0', credit_used: '0' },
+            ]),
           ),
         );
       case 'TradesHistory': {

@@ -69,6 +69,16 @@ describe('linking accounts (service tier)', () => {
     expect((await accounts.findById(tenantId, account.id))?.sourceOptions).toEqual(account.sourceOptions);
   });
 
+  it('refuses a blank, invisible-only or bidi-control identity, naming identity (the CLI links through here; issue 27 item 16)', async () => {
+    for (const bad of ['  ', '\u200B', '\u202Eabc', 'a\u2066b'])
+      await expect(
+        accounts.create(tenantId, { platform: 'coinbase', identity: bad, source: 'csv' }, true),
+      ).rejects.toMatchObject({
+        code: ErrorCode.ValidationFailed,
+        fieldErrors: { identity: [expect.any(String)] },
+      });
+  });
+
   it('stores no settings for a source that keeps none', async () => {
     const account = await accounts.create(
       tenantId,

@@ -119,4 +119,28 @@ describe('client state for bearer verification (service tier)', () => {
     expect(clients.knownState(clientId, t0 + 1)).toBeUndefined(); // but it is not remembered
     expect(await clients.state(clientId, t0 + 2)).toMatchObject({ active: false });
   });
+
+  it('a disable revokes the tokens issued before it for good: re-enabling does not revive them (issue 27 item 15)', async () => {
+    const clientId = await newClient();
+    const issued = await clients.createClient(`client-state-${n}`, ['partner'], `${clientId}-b`);
+    // A token issued now carries the generation verifyCredentials answers (its `sgen`).
+    const before = await clients.verifyCredentials(issued.clientId, issued.clientSecret);
+    expect(before).not.toBeNull();
+    await clients.setDisabled(issued.clientId, true);
+    expect(await clients.verifyCredentials(issued.clientId, issued.clientSecret)).toBeNull();
+    await clients.setDisabled(issued.clientId, false);
+    // All within the same second: no `iat` comparison could tell these tokens apart.
+    const state = await clients.state(issued.clientId);
+    expect(state.active).toBe(true);
+    // Bearer verification admits a token only when its generation is at least the client's.
+    expect(before!.secretGeneration).toBeLessThan(state.secretGeneration);
+    const after = await clients.verifyCredentials(issued.clientId, issued.clientSecret);
+    expect(after!.secretGeneration).toBe(state.secretGeneration);
+    // A second enable (already enabled) revokes nothing more; every disable does.
+    await clients.setDisabled(issued.clientId, false);
+    expect((await clients.state(issued.clientId)).secretGeneration).toBe(after!.secretGeneration);
+    await clients.setDisabled(issued.clientId, true);
+    await clients.setDisabled(issued.clientId, false);
+    expect((await clients.state(issued.clientId)).secretGeneration).toBeGreaterThan(after!.secretGeneration);
+  });
 });

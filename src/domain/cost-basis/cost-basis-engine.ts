@@ -52,6 +52,7 @@ export function computeCostBasis(
     options.methodFor,
     options.selections,
     options.transition,
+    options.openLotsAsOf,
   ).run();
 }
 
@@ -115,6 +116,7 @@ class CostBasisEngine {
     private readonly methodFor?: (accountId: string, at: Date) => CostBasisMethod,
     private readonly selections?: ReadonlyMap<string, LotSelection>,
     private readonly transition?: BasisTransition,
+    private readonly openLotsAsOf?: Date,
   ) {
     this.lotBook = new LotBook(method);
     this.transfers = matchTransfers(entriesInProcessingOrder.map((parsed) => parsed.entry));
@@ -195,10 +197,9 @@ class CostBasisEngine {
   }
 
   private result(): CostBasisResult {
-    const lots = this.lotBook.openLots(
-      (accountId) => this.methodAt(accountId, this.lastEntryAt()),
-      this.lastEntryAt(),
-    );
+    // The order a disposal at that instant would take the lots in (LTFO's terms as of that date).
+    const listedAt = this.openLotsAsOf ?? this.lastEntryAt();
+    const lots = this.lotBook.openLots((accountId) => this.methodAt(accountId, listedAt), listedAt);
     const idOf = new Map<Lot, string>();
     const byPosition = new Map<string, Lot[]>();
     for (const lot of lots) {

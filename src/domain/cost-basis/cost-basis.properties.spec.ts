@@ -604,6 +604,37 @@ describe('cost-basis properties', () => {
     );
   });
 
+  /*
+   * Within the universal pool a transfer between own accounts moves nothing (issue 27 item 1): the
+   * pool of a history equals the pool of the same history with its transfers taken out. Fees
+   * aside: a transfer that arrives short still removes its network fee (out − in) and one that
+   * arrives long still adds the excess of unknown basis, so with those the transfer is replaced by
+   * exactly that, a withdrawal at the out or a deposit at the in.
+   */
+  it.each([
+    ['transfers without fees: the same history with the transfers removed', false],
+    ['transfers with fees and excesses: the transfers replaced by the fee or the excess alone', true],
+  ])('safe harbor: the pool equals that of %s', (_name, withFees) => {
+    fc.assert(
+      fc.property(
+        history({ removals: withFees, unknownBasis: withFees }),
+        methodName,
+        (entries, universal) => {
+          const withoutTransfers = transfersAsTheirNet(entries);
+          const pool = (history: readonly LedgerEntry[]) =>
+            computeSafeHarborAllocation({ entries: history, universalMethod: universal }).assets.map((a) => [
+              a.symbol,
+              a.poolQuantity,
+              a.poolCostBasisUsd,
+              a.poolUnknownBasisQuantity,
+            ]);
+          expect(pool(entries)).toEqual(pool(withoutTransfers));
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
   it('safe harbor applied: reports sum to the balances, quantities and pre-2025 disposals unchanged', () => {
     fc.assert(
       fc.property(
@@ -704,4 +735,30 @@ function randomValidSelections(
       selections.set(lotSelectionKey(entry.accountId, entry.transactionId), picks);
   });
   return selections;
+}
+
+/**
+ * The history with every transfer pair (the generator's legs share a transferId and a timestamp)
+ * taken out; what arrived short of what was sent becomes a withdrawal of the difference on the
+ * sending account, what arrived beyond it a deposit of the excess on the receiving one.
+ */
+function transfersAsTheirNet(entries: readonly LedgerEntry[]): LedgerEntry[] {
+  const net: LedgerEntry[] = [];
+  for (const entry of entries) {
+    if (entry.transferId === undefined) {
+      net.push(entry);
+      continue;
+    }
+    if (entry.direction !== 'transfer_out') continue;
+    const received = entries.find((e) => e.transferId === entry.transferId && e.direction === 'transfer_in');
+    const difference = d(entry.amount).minus(d(received?.amount));
+    const { transferId: _id, ...rest } = difference.isNegative() ? received! : entry;
+    if (difference.isZero()) continue;
+    net.push({
+      ...rest,
+      direction: difference.isPositive() ? 'withdrawal' : 'deposit',
+      amount: difference.abs().toFixed(),
+    });
+  }
+  return net;
 }

@@ -48,6 +48,12 @@ export interface CostBasisOptions {
    * the confirmation) keeps its own lots. Unset: no transition.
    */
   readonly transition?: BasisTransition;
+  /**
+   * The instant `openLots` is listed for: each position in the order a disposal at that instant
+   * would take its lots (the method in force for the account then, LTFO's long-term lots as of
+   * that date first). Unset: the last entry's time. GET /taip/lots passes the clock's now.
+   */
+  readonly openLotsAsOf?: Date;
 }
 
 /** One lot allocated to an account by the safe-harbor transition. */
@@ -250,7 +256,8 @@ export interface CostBasisResult {
   readonly method: CostBasisMethod;
   /**
    * Grouped by (accountId, symbol) in byte order; within a group, in the order the method would
-   * consume them (with methodFor: the account's method at the last entry's time).
+   * consume them at `openLotsAsOf` (default the last entry's time; with methodFor: the account's
+   * method then; LTFO: long-term lots as of that date first).
    */
   readonly openLots: readonly OpenLot[];
   /** In processing order; within one transaction, in the order the lots were consumed. */

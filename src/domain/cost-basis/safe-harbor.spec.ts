@@ -253,3 +253,100 @@ describe('computeSafeHarborAllocation', () => {
     });
   });
 });
+
+/**
+ * Own transfers inside the pool (issue 27 item 1; docs/cost-basis.md, "Universal to per-wallet",
+ * worked example 6). One taxpayer, BTC, acct-a linked first:
+ *
+ *   b1 2023-03-01 acct-a buy 1 at 20,000                         basis 20,000
+ *   t1 2024-06-01 acct-a → acct-b transfer 0.3 (transferId x1)   moves nothing in the pool
+ *   s1 2025-03-01 acct-b sell 0.3 at 50,000                      proceeds 15,000
+ *
+ * The pool is b1 1 BTC, basis 20,000, nothing of unknown basis. On 2025-01-01 acct-a holds 0.7 and
+ * acct-b 0.3: acct-a takes 0.7 of b1 (20,000 × 0.7 = 14,000), acct-b the rest (6,000), acquired
+ * 2023-03-01. s1 gains 15,000 − 6,000 = 9,000, long-term (held since 2023-03-01). Before the fix the
+ * transfer was a withdrawal and a deposit in the pool: pool 0.7 (14,000) + 0.3 of unknown basis,
+ * which went to acct-b acquired 2024-06-01: s1 gained 15,000 (short-term, flagged).
+ */
+describe('computeSafeHarborAllocation: transfers between own accounts', () => {
+  const transfer = (out: string, received: string) => [
+    ledgerEntry({ tx: 'b1', at: '2023-03-01', direction: 'buy', amount: '1', priceUsd: '20000' }),
+    ledgerEntry({ tx: 't1-out', at: '2024-06-01', direction: 'transfer_out', amount: out, transferId: 'x1' }),
+    ledgerEntry({
+      tx: 't1-in',
+      at: '2024-06-01',
+      direction: 'transfer_in',
+      amount: received,
+      transferId: 'x1',
+      account: 'acct-b',
+    }),
+    ledgerEntry({
+      tx: 's1',
+      at: '2025-03-01',
+      direction: 'sell',
+      amount: '0.3',
+      priceUsd: '50000',
+      account: 'acct-b',
+    }),
+  ];
+
+  it('moves nothing in the pool: basis 20,000, nothing unknown; acct-b keeps b1’s date and basis', () => {
+    const entries = transfer('0.3', '0.3');
+    const allocation = computeSafeHarborAllocation({ entries, universalMethod: 'fifo' });
+    expect(allocation.assets).toEqual([
+      {
+        symbol: 'BTC',
+        poolQuantity: '1',
+        poolCostBasisUsd: '20000',
+        poolUnknownBasisQuantity: '0',
+        holdingsQuantity: '1',
+        allocatedQuantity: '1',
+        allocatedCostBasisUsd: '20000',
+        shortfallQuantity: '0',
+        excessQuantity: '0',
+        excessCostBasisUsd: '0',
+        excessLots: [],
+        perAccountCostBasisUsd: '20000',
+      },
+    ]);
+    expect(lotRows(allocation.transition.lots)).toEqual([
+      ['acct-a', 'b1', '0.7', '14000', '2023-03-01'],
+      ['acct-b', 'b1', '0.3', '6000', '2023-03-01'],
+    ]);
+    expect(allocation.transition.lots.every((lot) => lot.basisKnown)).toBe(true);
+
+    const result = computeCostBasis(entries, { method: 'fifo', transition: allocation.transition });
+    expect(gains(result)).toEqual([['s1', 'b1', '0.3', '6000', '9000', 'long']]);
+    expect(result.issues).toEqual([]);
+  });
+
+  it('its network fee is still a removal: 0.3 out, 0.299 in leaves a pool of 0.999 BTC, basis 19,980', () => {
+    const entries = transfer('0.3', '0.299');
+    const allocation = computeSafeHarborAllocation({ entries, universalMethod: 'fifo' });
+    expect(allocation.assets[0]).toMatchObject({
+      poolQuantity: '0.999',
+      poolCostBasisUsd: '19980',
+      poolUnknownBasisQuantity: '0',
+      holdingsQuantity: '0.999',
+      shortfallQuantity: '0',
+      excessQuantity: '0',
+    });
+    // 0.7 × 19,980 ÷ 0.999 = 14,000; the rest 5,980.
+    expect(lotRows(allocation.transition.lots)).toEqual([
+      ['acct-a', 'b1', '0.7', '14000', '2023-03-01'],
+      ['acct-b', 'b1', '0.299', '5980', '2023-03-01'],
+    ]);
+  });
+
+  it('an in larger than its out adds only the excess, of unknown basis, as in the per-account books', () => {
+    const entries = transfer('0.3', '0.35').filter((e) => e.transactionId !== 's1');
+    const allocation = computeSafeHarborAllocation({ entries, universalMethod: 'fifo' });
+    expect(allocation.assets[0]).toMatchObject({
+      poolQuantity: '1.05',
+      poolCostBasisUsd: '20000',
+      poolUnknownBasisQuantity: '0.05',
+      holdingsQuantity: '1.05',
+      shortfallQuantity: '0',
+    });
+  });
+});

@@ -5,6 +5,11 @@
  * harbor allocates the unused basis (the universal pool's lots open at the end of 2024-12-31) to
  * the wallets that hold the units on 2025-01-01, by a reasonable rule applied consistently.
  *
+ * The pool is the engine over the entries before the transition with every account taken as one.
+ * A transfer between two of the taxpayer's own accounts moves nothing within it (only its network
+ * fee leaves, as a removal; withinThePool): it is neither a withdrawal nor a deposit of unknown
+ * basis, so the pool keeps the lot's basis and acquisition date.
+ *
  * The rule here (a global allocation), per asset: the pool's lots, **oldest first** (acquiredAt,
  * then lot id in byte order), fill the accounts in a **fixed account order**, each account
  * (the service passes the accounts in the order they were linked: createdOn, then id; accounts not
@@ -34,7 +39,8 @@ import type {
   OpenLot,
 } from './cost-basis.types.js';
 import { splitLotPiece, type LotPiece } from './lot-book.js';
-import { compareByteOrder } from './processing-order.js';
+import { compareByteOrder, sortForProcessing } from './processing-order.js';
+import { matchTransfers } from './transfer-matching.js';
 import { parseScaled, SCALED_ZERO, sumScaled, type ScaledDecimal } from '../money/scaled-decimal.js';
 
 /** 2025-01-01T00:00:00Z: the first instant of per-wallet basis tracking. */
@@ -129,7 +135,7 @@ export function computeSafeHarborAllocation(input: SafeHarborInput): SafeHarborA
       .sort((a, b) => a.getTime() - b.getTime())[0] ?? null;
 
   const universal = computeCostBasis(
-    before.map((entry) => ({ ...entry, accountId: UNIVERSAL_ACCOUNT })),
+    withinThePool(before).map((entry) => ({ ...entry, accountId: UNIVERSAL_ACCOUNT })),
     { method: input.universalMethod },
   );
   const perAccount = computeCostBasis(before, {
@@ -248,6 +254,38 @@ export function computeSafeHarborAllocation(input: SafeHarborInput): SafeHarborA
     transition: { at: new Date(at.getTime()), lots: positions.flatMap((p) => p.lots) },
     firstDisposalAt: firstDisposalAt ? new Date(firstDisposalAt.getTime()) : null,
   };
+}
+
+/**
+ * The entries as the universal pool sees them: a transfer between two of the taxpayer's own
+ * accounts (a matched transfer_out / transfer_in pair, the engine's own matching over the same
+ * entries) moves nothing within the pool, so both legs go. What the per-account engine does
+ * beyond moving lots stays: an in smaller than its out (a network fee) removes the difference
+ * without a taxable event, in the pool's method order, at the out (a `withdrawal` on the out's
+ * transaction); an in larger than its out opens the excess with unknown basis at the in (a
+ * `deposit` on the in's transaction). Unmatched legs are left as they are (a lone out is a
+ * withdrawal, a lone in a deposit of unknown basis), as in the per-account books.
+ */
+function withinThePool(entries: readonly LedgerEntry[]): LedgerEntry[] {
+  const ordered = sortForProcessing(entries);
+  const { inIndexByOutIndex, outIndexByInIndex } = matchTransfers(ordered);
+  const pooled: LedgerEntry[] = [];
+  ordered.forEach((entry, index) => {
+    const otherIndex = inIndexByOutIndex.get(index) ?? outIndexByInIndex.get(index);
+    if (otherIndex === undefined) {
+      pooled.push(entry);
+      return;
+    }
+    const difference = scaled(entry.amount).minus(scaled(ordered[otherIndex].amount));
+    if (!difference.isPositive()) return;
+    const { transferId: _pair, ...leg } = entry;
+    pooled.push({
+      ...leg,
+      direction: entry.direction === 'transfer_out' ? 'withdrawal' : 'deposit',
+      amount: difference.toCanonical(),
+    });
+  });
+  return pooled;
 }
 
 function allocated(accountId: string, symbol: string, piece: LotPiece): AllocatedLot {

@@ -133,6 +133,108 @@ describe('exchangeLegs: what an exchange account’s history means for its ledge
     ]);
   });
 
+  it('a negative reward is never income (ccxt’s unified types)', () => {
+    const ledger: ExchangeLedgerEntry[] = [
+      { id: 'N1', timestamp: at('2024-04-01T00:00:00Z'), type: 'reward', currency: 'DOT', amount: -1 },
+      {
+        id: 'N2',
+        timestamp: at('2024-04-01T00:00:00Z'),
+        type: 'staking',
+        currency: 'DOT',
+        amount: 1,
+        direction: 'out',
+      },
+      { id: 'N3', timestamp: at('2024-04-01T00:00:00Z'), type: 'reward', currency: 'DOT', amount: 1 },
+    ];
+    expect(rows(exchangeLegs([], ledger, priceOnDay))).toEqual([
+      ['ledger:N3', 'income', 'DOT', '1', '7.25', null],
+    ]);
+  });
+
+  describe('an asset the market store does not know at all (the lookup answers null)', () => {
+    /** NEWCOIN has no market; the other assets are priced as above. */
+    const withUnknown = (symbol: string, date: string) =>
+      symbol === 'NEWCOIN' || symbol === 'OTHERCOIN' ? null : priceOnDay(symbol, date);
+
+    it('a reward of it is kept as a deposit of unknown basis, a fee in it as a withdrawal: nothing fails', () => {
+      const ledger: ExchangeLedgerEntry[] = [
+        { id: 'U1', timestamp: at('2024-04-01T00:00:00Z'), type: 'staking', currency: 'NEWCOIN', amount: 3 },
+        {
+          id: 'U2',
+          timestamp: at('2024-04-02T00:00:00Z'),
+          type: 'withdrawal',
+          currency: 'NEWCOIN',
+          amount: -1,
+          fee: { cost: 0.01, currency: 'NEWCOIN' },
+        },
+      ];
+      expect(rows(exchangeLegs([], ledger, withUnknown))).toEqual([
+        ['ledger:U1', 'deposit', 'NEWCOIN', '3', null, null],
+        ['ledger:U2', 'withdrawal', 'NEWCOIN', '1', null, null],
+        ['ledger:U2:fee', 'withdrawal', 'NEWCOIN', '0.01', null, null],
+      ]);
+    });
+
+    it('a trade against it takes the known side’s price; with neither known, what came in is a deposit and what went out a withdrawal', () => {
+      const trades: ExchangeTrade[] = [
+        // 0.01 BTC bought for 3 NEWCOIN (price 300 NEWCOIN a BTC): the trade is worth 0.01 × 43,000 = 430 USD.
+        {
+          id: 'T5',
+          timestamp: at('2024-02-01T09:00:00Z'),
+          symbol: 'BTC/NEWCOIN',
+          side: 'buy',
+          amount: '0.01',
+          price: '300',
+          fee: { cost: '0.003', currency: 'NEWCOIN' },
+        },
+        // NEWCOIN bought with OTHERCOIN: no side has a market.
+        {
+          id: 'T6',
+          timestamp: at('2024-02-02T09:00:00Z'),
+          symbol: 'NEWCOIN/OTHERCOIN',
+          side: 'buy',
+          amount: '5',
+          price: '2',
+          fee: null,
+        },
+        // NEWCOIN sold for USD: priced by the trade itself.
+        {
+          id: 'T7',
+          timestamp: at('2024-02-03T09:00:00Z'),
+          symbol: 'NEWCOIN/USD',
+          side: 'sell',
+          amount: '1',
+          price: '150',
+          fee: null,
+        },
+      ];
+      expect(rows(exchangeLegs(trades, [], withUnknown))).toEqual([
+        ['trade:T5:BTC', 'buy', 'BTC', '0.01', '43000', null],
+        ['trade:T5:NEWCOIN', 'sell', 'NEWCOIN', '3', '143.33333333333333333333', null],
+        ['trade:T5:fee', 'withdrawal', 'NEWCOIN', '0.003', null, null],
+        ['trade:T6:NEWCOIN', 'deposit', 'NEWCOIN', '5', null, null],
+        ['trade:T6:OTHERCOIN', 'withdrawal', 'OTHERCOIN', '10', null, null],
+        ['trade:T7:NEWCOIN', 'sell', 'NEWCOIN', '1', '150', null],
+      ]);
+    });
+
+    it('other fiat is never taken for an unknown asset: a EUR trade still fails, naming it', () => {
+      const trades: ExchangeTrade[] = [
+        {
+          id: 'T8',
+          timestamp: at('2024-02-02T00:00:00Z'),
+          symbol: 'NEWCOIN/EUR',
+          side: 'buy',
+          amount: 1,
+          price: 1,
+        },
+      ];
+      expect(() => exchangeLegs(trades, [], withUnknown)).toThrow(
+        new UnpricedExchangeItemError('T8', 'EUR', '2024-02-02'),
+      );
+    });
+  });
+
   it('a reward on a day without a stored price fails rather than booking income at zero', () => {
     const ledger: ExchangeLedgerEntry[] = [
       { id: 'L6', timestamp: at('2024-05-01T00:00:00Z'), type: 'reward', currency: 'DOT', amount: 2 },

@@ -15,8 +15,17 @@
  *   `transferId` = chainTransferId(txid), so a watched wallet's leg of the same transaction pairs
  *   with it (unpaired, it means the same as a deposit/withdrawal). A withdrawal fee in the asset
  *   is a `fee` entry (the transfer_out is the amount that left, the fee is not in it); staking and
- *   other rewards are `income` at the day's price.
+ *   other rewards are `income` at the day's price; a negative amount is never income.
  *   Fiat movements and the ledger's own trade rows (the trades cover them) are left out.
+ *   What a ledger entry is comes from a LedgerEntryRule: ccxt's unified types for most exchanges
+ *   (unifiedLedgerKind), an exchange's own table where ccxt's types are not enough (Kraken:
+ *   krakenLedgerKind in ./kraken.ts, the same table its export files are read with).
+ * - An asset the market store has no price for at all (an unknown asset: the lookup answers null)
+ *   fails nothing: its rows are kept without a price and flagged like an unknown token's
+ *   (docs/sources.md): a reward is a `deposit` (unknown basis), a fee in it a `withdrawal`, a
+ *   trade against it takes the other side's price, or, when neither side has one, is a
+ *   `deposit` of what came in and a `withdrawal` of what went out. A known asset without a price
+ *   on that day is a gap in the market history: the item fails, named, rather than be guessed.
  *
  * Amounts are decimal text computed with ExactDecimal; nothing is a float in the result.
  */
@@ -68,8 +77,20 @@ export interface ExchangeLeg {
   readonly transferId: string | null;
 }
 
-/** The USD price of `symbol` on the UTC day `date` (YYYY-MM-DD); undefined when none is stored. */
-export type UsdPriceOnDay = (symbol: string, date: string) => string | undefined;
+/**
+ * The USD price of `symbol` on the UTC day `date` (YYYY-MM-DD): undefined when none is stored for
+ * that day (a gap: the item fails), null when the asset has no market at all (an unknown asset:
+ * its rows are kept without a price).
+ */
+export type UsdPriceOnDay = (symbol: string, date: string) => string | null | undefined;
+
+/** What a ledger entry means for the ledger: a movement in or out, a reward, or nothing. */
+export type LedgerEntryKind = 'deposit' | 'withdrawal' | 'reward' | 'none';
+/** An exchange's reading of its ledger entries. */
+export type LedgerEntryRule = (entry: ExchangeLedgerEntry) => LedgerEntryKind;
+
+/** Digits kept after the point of a USD price derived by division (as the export files do). */
+const DERIVED_PRICE_DECIMALS = 20;
 
 /** Currencies that are money, not assets the ledger holds. USD is the ledger's unit. */
 export const FIAT_CURRENCIES: ReadonlySet<string> = new Set([
@@ -105,41 +126,83 @@ function movementKind(entry: ExchangeLedgerEntry, subtype: string): string {
   return entry.type;
 }
 
-/** Ledger types that are rewards (income at market value). */
+/** ccxt's unified ledger types that are rewards (income at market value). */
 const REWARD_TYPES = new Set(['reward', 'staking', 'earn', 'rebate', 'airdrop']);
+
+/**
+ * A ledger entry by ccxt's unified type (with the exchange's own `info.type` where ccxt says
+ * `transaction`): rewards are income only when they came in; a negative one is never income.
+ */
+export function unifiedLedgerKind(entry: ExchangeLedgerEntry): LedgerEntryKind {
+  const subtype = String(entry.info?.['type'] ?? '').toLowerCase();
+  if (REWARD_TYPES.has(entry.type) || REWARD_TYPES.has(subtype))
+    return entry.direction === 'out' || new ExactDecimal(entry.amount).isNegative() ? 'none' : 'reward';
+  const kind = movementKind(entry, subtype);
+  return kind === 'deposit' || kind === 'withdrawal' ? kind : 'none';
+}
 
 export function exchangeLegs(
   trades: readonly ExchangeTrade[],
   ledger: readonly ExchangeLedgerEntry[],
   priceOnDay: UsdPriceOnDay,
+  ledgerKind: LedgerEntryRule = unifiedLedgerKind,
 ): ExchangeLeg[] {
   const legs: ExchangeLeg[] = [];
   const dayOf = (timestamp: number) => new Date(timestamp).toISOString().slice(0, 10);
-  const price = (id: string, currency: string, timestamp: number): string => {
+  /** The USD price; null for an asset without any market. Fiat other than USD is never guessed. */
+  const price = (id: string, currency: string, timestamp: number): string | null => {
     if (currency === 'USD') return '1';
-    const found = priceOnDay(currency, dayOf(timestamp));
+    const found = FIAT_CURRENCIES.has(currency) ? undefined : priceOnDay(currency, dayOf(timestamp));
     if (found === undefined) throw new UnpricedExchangeItemError(id, currency, dayOf(timestamp));
     return found;
   };
   const text = (value: Decimal.Value) => canonicalDecimal(new ExactDecimal(value));
+  /** A disposal valued at `priceUsd`, or, unvalued, the coins leaving without a price. */
+  const outLeg = (direction: 'sell' | 'fee', priceUsd: string | null) =>
+    priceUsd === null ? { direction: 'withdrawal' as const, priceUsd: null } : { direction, priceUsd };
+  /** An acquisition at `priceUsd`, or, unvalued, coins arriving of unknown basis. */
+  const inLeg = (direction: 'buy' | 'income', priceUsd: string | null) =>
+    priceUsd === null ? { direction: 'deposit' as const, priceUsd: null } : { direction, priceUsd };
 
   for (const trade of trades) {
     const [base, quote] = trade.symbol.split('/') as [string, string];
     const amount = new ExactDecimal(trade.amount);
     if (!base || !quote || amount.lte(0)) continue;
     const occurredAt = new Date(trade.timestamp);
-    const quotePriceUsd = new ExactDecimal(price(trade.id, quote, trade.timestamp));
+    const quoteAmount = amount.times(trade.price);
+    // The trade's USD value: from the quote's price; an unknown quote takes the base's price.
+    const quotePrice = price(trade.id, quote, trade.timestamp);
+    let basePriceUsd: string | null;
+    let quotePriceUsd: string | null;
+    if (quotePrice !== null) {
+      basePriceUsd = text(new ExactDecimal(trade.price).times(quotePrice));
+      quotePriceUsd = quotePrice;
+    } else {
+      basePriceUsd = price(trade.id, base, trade.timestamp);
+      quotePriceUsd =
+        basePriceUsd === null || quoteAmount.isZero()
+          ? null
+          : text(
+              amount
+                .times(basePriceUsd)
+                .div(quoteAmount)
+                .toDecimalPlaces(DERIVED_PRICE_DECIMALS, ExactDecimal.ROUND_HALF_UP),
+            );
+    }
     const feeCurrency = trade.fee?.currency;
     const feeCost = new ExactDecimal(trade.fee?.cost ?? 0);
     const fiatFee = feeCost.gt(0) && feeCurrency !== undefined && FIAT_CURRENCIES.has(feeCurrency);
+    const baseLeg = trade.side === 'buy' ? inLeg('buy', basePriceUsd) : outLeg('sell', basePriceUsd);
     legs.push({
       transactionId: `trade:${trade.id}:${base}`,
       symbol: base,
-      direction: trade.side,
+      ...baseLeg,
       amount: text(amount),
-      priceUsd: text(new ExactDecimal(trade.price).times(quotePriceUsd)),
       // A fee in money adds to the basis of a buy and reduces the proceeds of a sell.
-      feeUsd: fiatFee ? text(feeCost.times(price(trade.id, feeCurrency!, trade.timestamp))) : null,
+      feeUsd:
+        fiatFee && baseLeg.priceUsd !== null
+          ? text(feeCost.times(price(trade.id, feeCurrency!, trade.timestamp)!))
+          : null,
       occurredAt,
       transferId: null,
     });
@@ -148,9 +211,8 @@ export function exchangeLegs(
       legs.push({
         transactionId: `trade:${trade.id}:${quote}`,
         symbol: quote,
-        direction: trade.side === 'buy' ? 'sell' : 'buy',
-        amount: text(amount.times(trade.price)),
-        priceUsd: text(quotePriceUsd),
+        ...(trade.side === 'buy' ? outLeg('sell', quotePriceUsd) : inLeg('buy', quotePriceUsd)),
+        amount: text(quoteAmount),
         feeUsd: null,
         occurredAt,
         transferId: null,
@@ -161,9 +223,8 @@ export function exchangeLegs(
       legs.push({
         transactionId: `trade:${trade.id}:fee`,
         symbol: feeCurrency,
-        direction: 'fee',
+        ...outLeg('fee', price(trade.id, feeCurrency, trade.timestamp)),
         amount: text(feeCost),
-        priceUsd: price(trade.id, feeCurrency, trade.timestamp),
         feeUsd: null,
         occurredAt,
         transferId: null,
@@ -176,43 +237,44 @@ export function exchangeLegs(
     if (!currency || FIAT_CURRENCIES.has(currency)) continue;
     const amount = new ExactDecimal(entry.amount).abs();
     const occurredAt = new Date(entry.timestamp);
-    const subtype = String(entry.info?.['type'] ?? '').toLowerCase();
-    const kind =
-      REWARD_TYPES.has(entry.type) || REWARD_TYPES.has(subtype) ? 'reward' : movementKind(entry, subtype);
+    const kind = ledgerKind(entry);
     const fee = new ExactDecimal(entry.fee?.cost ?? 0);
-    if (kind === 'deposit' || kind === 'withdrawal' || kind === 'reward') {
-      if (amount.gt(0)) {
-        const transferId = kind === 'reward' ? null : chainTransferId(entry.txid);
+    if (kind === 'none') continue;
+    if (amount.gt(0)) {
+      if (kind === 'reward') {
         legs.push({
           transactionId: `ledger:${entry.id}`,
           symbol: currency,
-          direction:
-            kind === 'reward'
-              ? 'income'
-              : transferId === null
-                ? kind
-                : kind === 'deposit'
-                  ? 'transfer_in'
-                  : 'transfer_out',
+          ...inLeg('income', price(entry.id, currency, entry.timestamp)),
           amount: text(amount),
-          priceUsd: kind === 'reward' ? price(entry.id, currency, entry.timestamp) : null,
+          feeUsd: null,
+          occurredAt,
+          transferId: null,
+        });
+      } else {
+        const transferId = chainTransferId(entry.txid);
+        legs.push({
+          transactionId: `ledger:${entry.id}`,
+          symbol: currency,
+          direction: transferId === null ? kind : kind === 'deposit' ? 'transfer_in' : 'transfer_out',
+          amount: text(amount),
+          priceUsd: null,
           feeUsd: null,
           occurredAt,
           transferId,
         });
       }
-      if (fee.gt(0) && (entry.fee?.currency ?? currency) === currency) {
-        legs.push({
-          transactionId: `ledger:${entry.id}:fee`,
-          symbol: currency,
-          direction: 'fee',
-          amount: text(fee),
-          priceUsd: price(entry.id, currency, entry.timestamp),
-          feeUsd: null,
-          occurredAt,
-          transferId: null,
-        });
-      }
+    }
+    if (fee.gt(0) && (entry.fee?.currency ?? currency) === currency) {
+      legs.push({
+        transactionId: `ledger:${entry.id}:fee`,
+        symbol: currency,
+        ...outLeg('fee', price(entry.id, currency, entry.timestamp)),
+        amount: text(fee),
+        feeUsd: null,
+        occurredAt,
+        transferId: null,
+      });
     }
   }
   return legs.sort(

@@ -134,6 +134,53 @@ describe('open lots', () => {
     expect(ids.map((l) => l.lotId)).toEqual(['tx', 'tx#2']);
   });
 
+  /*
+   * Issue 27 item 7: the order is the one the method would sell in now (as of `asOf`), not as of
+   * the last transaction. old: 1 BTC bought 2023-05-01 at 10,000; new: 1 BTC bought 2024-01-15 at
+   * 50,000; the last transaction is an ETH buy on 2024-06-01, when old was long-term and new short:
+   * LTFO then sold old first. On 2025-03-01 new has crossed the one-year line too (long-term from
+   * 2025-01-16): both are long-term, so LTFO sells the highest basis first, new then old.
+   */
+  it('LTFO lists the lots in the order it would sell them as of the date, not as of the last transaction', () => {
+    const entries = [
+      ledgerEntry({ tx: 'old', at: '2023-05-01', direction: 'buy', amount: '1', priceUsd: '10000' }),
+      ledgerEntry({ tx: 'new', at: '2024-01-15', direction: 'buy', amount: '1', priceUsd: '50000' }),
+      ledgerEntry({
+        tx: 'eth',
+        at: '2024-06-01',
+        direction: 'buy',
+        amount: '1',
+        priceUsd: '3000',
+        symbol: 'ETH',
+      }),
+    ];
+    const listed = (asOf: Date) =>
+      valueOpenLots(
+        computeCostBasis(entries, { method: 'ltfo', openLotsAsOf: asOf }).openLots,
+        { accountIds: new Set(['acct-a']), asset: 'BTC' },
+        PRICES,
+        asOf,
+      ).map((lot) => [lot.lotId, lot.term]);
+    expect(listed(new Date('2024-06-01T12:00:00Z'))).toEqual([
+      ['old', 'long'],
+      ['new', 'short'],
+    ]);
+    expect(listed(new Date('2025-03-01T12:00:00Z'))).toEqual([
+      ['new', 'long'],
+      ['old', 'long'],
+    ]);
+    // A sale on that date takes them in that order: the listing is what the method would do.
+    const sale = ledgerEntry({
+      tx: 's',
+      at: '2025-03-01T12:00:00Z',
+      direction: 'sell',
+      amount: '1',
+      priceUsd: '1',
+    });
+    const sold = computeCostBasis([...entries, sale], { method: 'ltfo' }).disposals;
+    expect(sold.map((row) => row.lotOriginTransactionId)).toEqual(['new']);
+  });
+
   it('long-term from the day after the anniversary; a Feb 29 purchase turns on Mar 1', () => {
     expect(longTermFrom(new Date('2023-03-01T23:59:00Z'))).toBe('2024-03-02');
     expect(longTermFrom(new Date('2024-02-29T00:00:00Z'))).toBe('2025-03-01');
@@ -308,5 +355,52 @@ describe('open lots: properties', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+/*
+ * Issue 27 item 10: 150,000 lots held the event loop for minutes. Grouping the totals copied a
+ * growing array per lot, and the wash-sale window was scanned once per candidate: both quadratic.
+ * 50,000 losing lots of one asset with 20,000 purchases in the window took well over a minute;
+ * linear, it is about a second on a busy 2-core machine (the bound is generous, the old cost is not near it).
+ */
+describe('many lots', () => {
+  it('totals and harvesting candidates over 50,000 lots and 20,000 recent purchases stay near-linear', () => {
+    const asOf = new Date('2026-03-01T00:00:00Z');
+    const openLots: OpenLot[] = Array.from({ length: 50_000 }, (_, i) => ({
+      accountId: 'acct-a',
+      symbol: 'BTC',
+      quantity: '0.01',
+      costBasisUsd: String(700 + (i % 1000)),
+      acquiredAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000),
+      basisKnown: true,
+      originTransactionId: `lot-${i}`,
+      lotId: `lot-${i}`,
+    }));
+    const purchases = Array.from({ length: 20_000 }, (_, i) =>
+      ledgerEntry({
+        tx: `recent-${i}`,
+        at: new Date(asOf.getTime() - (i + 1) * 60_000).toISOString(),
+        direction: 'buy',
+        amount: '0.001',
+        priceUsd: '60000',
+      }),
+    );
+    const started = performance.now();
+    const lots = valueOpenLots(openLots, { accountIds: new Set(['acct-a']) }, PRICES, asOf);
+    const [totals] = totalLotsBySymbol(lots);
+    const summary = harvestingCandidates(lots, {
+      minLossUsd: '0',
+      washSale: 'assume',
+      asOf,
+      entries: purchases,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    expect(totals?.lots).toBe(50_000);
+    expect(summary.candidates).toHaveLength(50_000);
+    // Every other purchase in the window replaces: 20,000 × 0.001 = 20 BTC ≥ each lot's 0.01.
+    expect(summary.candidates[0]?.washSale?.replacementQuantity).toBe('20');
+    expect(summary.allowableLossUsd).toBe('0');
+    expect(seconds).toBeLessThan(10);
   });
 });

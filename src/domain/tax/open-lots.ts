@@ -114,8 +114,13 @@ export interface LotTotals {
 
 /** Per symbol, in byte order: the sums of the lots' exact figures. */
 export function totalLotsBySymbol(lots: readonly ValuedLot[]): LotTotals[] {
+  // Grouped in place: copying a group per lot made 150,000 lots of one asset quadratic (issue 27 item 10).
   const bySymbol = new Map<string, ValuedLot[]>();
-  for (const lot of lots) bySymbol.set(lot.symbol, [...(bySymbol.get(lot.symbol) ?? []), lot]);
+  for (const lot of lots) {
+    const group = bySymbol.get(lot.symbol);
+    if (group) group.push(lot);
+    else bySymbol.set(lot.symbol, [lot]);
+  }
   return [...bySymbol.keys()]
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .map((symbol) => {
@@ -185,8 +190,11 @@ export function harvestingCandidates(
 ): HarvestingSummary {
   const minLoss = toExact(options.minLossUsd);
   const windowFrom = new Date(options.asOf.getTime() - WASH_SALE_WINDOW_DAYS * 86_400_000);
-  const recentBuys = options.entries.filter(
-    (entry) => entry.direction === 'buy' && entry.timestamp >= windowFrom && entry.timestamp <= options.asOf,
+  const recentBuys = recentPurchases(
+    options.entries.filter(
+      (entry) =>
+        entry.direction === 'buy' && entry.timestamp >= windowFrom && entry.timestamp <= options.asOf,
+    ),
   );
   const candidates: HarvestingCandidate[] = [];
   for (const lot of lots) {
@@ -201,33 +209,50 @@ export function harvestingCandidates(
       allowableLossUsd: canonicalDecimal(washSale ? loss.minus(washSale.disallowedLossUsd) : loss),
     });
   }
-  const order = new Map(candidates.map((candidate, index) => [candidate, index]));
-  candidates.sort((a, b) => {
-    const byLoss = toExact(b.lossUsd).comparedTo(a.lossUsd);
-    return byLoss !== 0 ? byLoss : (order.get(a) ?? 0) - (order.get(b) ?? 0);
-  });
-  const lossOf = (term: HoldingTerm) =>
+  // Each loss parsed once, not per comparison (150,000 candidates: issue 27 item 10); the sort is stable.
+  const lossOf = new Map(candidates.map((candidate) => [candidate, toExact(candidate.lossUsd)]));
+  candidates.sort((a, b) => lossOf.get(b)!.comparedTo(lossOf.get(a)!));
+  const termLoss = (term: HoldingTerm) =>
     canonicalDecimal(sumExact(candidates.filter((c) => c.term === term).map((c) => c.lossUsd)));
   return {
     candidates,
-    shortTermLossUsd: lossOf('short'),
-    longTermLossUsd: lossOf('long'),
+    shortTermLossUsd: termLoss('short'),
+    longTermLossUsd: termLoss('long'),
     allowableLossUsd: canonicalDecimal(sumExact(candidates.map((c) => c.allowableLossUsd))),
     unknownBasisLots: lots.filter((lot) => !lot.basisKnown).length,
     unpricedLots: lots.filter((lot) => lot.basisKnown && lot.priceUsd === null).length,
   };
 }
 
+/** The window's purchases summed per asset, and per asset and transaction (a lot's own purchase). */
+interface RecentPurchases {
+  readonly bySymbol: ReadonlyMap<string, Decimal>;
+  readonly byTransaction: ReadonlyMap<string, Decimal>;
+}
+
+const purchaseKey = (symbol: string, transactionId: string) => `${symbol}\u0000${transactionId}`;
+
+/** Summed once: a scan of the window per candidate made many lots and many purchases quadratic. */
+function recentPurchases(buys: readonly LedgerEntry[]): RecentPurchases {
+  const bySymbol = new Map<string, Decimal>();
+  const byTransaction = new Map<string, Decimal>();
+  for (const buy of buys) {
+    bySymbol.set(buy.symbol, (bySymbol.get(buy.symbol) ?? ZERO).plus(buy.amount));
+    const key = purchaseKey(buy.symbol, buy.transactionId);
+    byTransaction.set(key, (byTransaction.get(key) ?? ZERO).plus(buy.amount));
+  }
+  return { bySymbol, byTransaction };
+}
+
 function exposure(
   lot: ValuedLot,
   loss: Decimal,
-  recentBuys: readonly LedgerEntry[],
+  recentBuys: RecentPurchases,
   windowFrom: Date,
 ): WashSaleExposure {
-  const replacement = sumExact(
-    recentBuys
-      .filter((entry) => entry.symbol === lot.symbol && entry.transactionId !== lot.originTransactionId)
-      .map((entry) => entry.amount),
+  // Every purchase of the asset in the window other than the lot's own.
+  const replacement = (recentBuys.bySymbol.get(lot.symbol) ?? ZERO).minus(
+    recentBuys.byTransaction.get(purchaseKey(lot.symbol, lot.originTransactionId)) ?? ZERO,
   );
   const quantity = toExact(lot.quantity);
   // loss × replacement ÷ quantity, the engine's pro-rata rule (30 decimal places).

@@ -9,6 +9,7 @@ import { noteAuditSubject } from '../../common/audit/audit-scope.js';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import { identityProblem } from '../../common/validation/account-identity.js';
 import { isBitcoinAddress } from '../../domain/chains/bitcoin/index.js';
 import { isEthereumAddress } from '../../domain/chains/ethereum/index.js';
 import {
@@ -230,6 +231,9 @@ export class AccountsService {
    * `syntheticAllowed`: whether sources serving synthetic data (the sandbox) may be linked.
    */
   async create(tenantId: string, input: NewAccount, syntheticAllowed: boolean): Promise<AccountEntity> {
+    // The HTTP bodies check it already (@IsAccountIdentity); the CLI's `accounts create` does not.
+    const identityRefused = identityProblem(input.identity);
+    if (identityRefused) throw DomainError.validation('identity', identityRefused);
     const allowed = (source: string) => !this.connectors.describe(source).synthetic || syntheticAllowed;
     if (!this.connectors.has(input.source) || !allowed(input.source)) {
       const known = this.connectors.sources().filter(allowed);

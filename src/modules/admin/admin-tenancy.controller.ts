@@ -144,7 +144,7 @@ export class AdminClientsController {
   @ApiOperation({
     summary: 'Disable a client',
     description:
-      'It gets no token, and its live tokens stop working (on every instance within 5 seconds). A client cannot disable itself.',
+      'It gets no token, and its live tokens stop working (on every instance within 5 seconds) for good: enabling it again does not revive them. A client cannot disable itself.',
   })
   @ApiOkResponse({ type: ClientDto })
   @ApiNotFoundResponse({ description: 'Client not found (in that tenant).' })
@@ -162,7 +162,11 @@ export class AdminClientsController {
   @Post(':clientId/enable')
   @Audited('client.enabled')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Re-enable a disabled client', description: 'Its secret is unchanged.' })
+  @ApiOperation({
+    summary: 'Re-enable a disabled client',
+    description:
+      'Its secret is unchanged; tokens issued before the disable stay revoked (a disable after a leak is not undone): it gets new tokens.',
+  })
   @ApiOkResponse({ type: ClientDto })
   @ApiNotFoundResponse({ description: 'Client not found (in that tenant).' })
   async enable(@ClientIdParam() clientId: string, @Query() { tenant }: TenantQueryDto): Promise<ClientDto> {

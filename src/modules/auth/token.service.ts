@@ -30,7 +30,7 @@ export interface AccessTokenClaims {
   nbf: number;
   exp: number;
   jti: string;
-  /** The client's secret generation at issuance; a later rotation revokes the token. */
+  /** The client's secret generation at issuance; a later rotation or disable revokes the token. */
   sgen: number;
 }
 

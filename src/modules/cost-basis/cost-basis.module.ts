@@ -11,9 +11,10 @@
  * asks report-snapshots (SnapshottedYears) whether a late lot identification's year is closed.
  */
 import { Module } from '@nestjs/common';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { AccountsModule } from '../accounts/index.js';
 import { LedgerModule } from '../ledger/index.js';
-import { ReportSnapshotsModule } from '../report-snapshots/index.js';
+import { SnapshottedYearsModule } from '../report-snapshots/index.js';
 import { SourcesModule } from '../sources/index.js';
 import { CostBasisMethodController } from './elections/cost-basis-method.controller.js';
 import { CostBasisMethodService } from './elections/cost-basis-method.service.js';
@@ -23,8 +24,8 @@ import { SafeHarborController } from './safe-harbor/safe-harbor.controller.js';
 import { SafeHarborService } from './safe-harbor/safe-harbor.service.js';
 
 @Module({
-  imports: [AccountsModule, SourcesModule, LedgerModule, ReportSnapshotsModule],
+  imports: [AccountsModule, SourcesModule, LedgerModule, SnapshottedYearsModule],
   controllers: [CostBasisMethodController, LotSelectionsController, SafeHarborController],
-  providers: [CostBasisMethodService, LotSelectionsService, SafeHarborService],
+  providers: [CostBasisMethodService, LotSelectionsService, SafeHarborService, CursorCodec],
 })
 export class CostBasisModule {}

@@ -5,7 +5,6 @@ import { IntegrityModule } from '../integrity/integrity.module.js';
 import { TaxModule } from '../tax/index.js';
 import { ReportSnapshotsController } from './report-snapshots.controller.js';
 import { ReportSnapshotsService } from './report-snapshots.service.js';
-import { SnapshottedYears } from './snapshotted-years.js';
 
 /**
  * Report snapshots (issue 18 item 6, docs/tax-report.md "Report snapshots").
@@ -13,13 +12,12 @@ import { SnapshottedYears } from './snapshotted-years.js';
  * Owns: the `report_snapshot` table (no foreign key to `account`: a snapshot is a record and
  * outlives the account's unlink). Calls `tax` (the report, as the live endpoints make it),
  * `integrity` (the checksum), `accounts` (resolving the account) and `audit` (its entry, in the
- * snapshot's transaction). Exports `SnapshottedYears` (which tax years a snapshot closed) to the
- * cost-basis module, which refuses a late lot identification in such a year.
+ * snapshot's transaction). `SnapshottedYearsModule` (snapshotted-years.ts) answers, for the
+ * cost-basis module, which tax years a snapshot closed (a late lot identification is refused there).
  */
 @Module({
   imports: [TaxModule, IntegrityModule, AccountsModule],
   controllers: [ReportSnapshotsController],
-  providers: [ReportSnapshotsService, CursorCodec, SnapshottedYears],
-  exports: [SnapshottedYears],
+  providers: [ReportSnapshotsService, CursorCodec],
 })
 export class ReportSnapshotsModule {}

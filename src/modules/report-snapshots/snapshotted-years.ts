@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runSql } from '../../database/sql.js';
@@ -62,3 +62,10 @@ export class SnapshottedYears {
     };
   }
 }
+
+/**
+ * SnapshottedYears alone (it needs only the database), so the cost-basis module can ask without
+ * taking on the snapshots' own dependencies (tax reports, checksums, audit).
+ */
+@Module({ providers: [SnapshottedYears], exports: [SnapshottedYears] })
+export class SnapshottedYearsModule {}

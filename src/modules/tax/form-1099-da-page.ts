@@ -7,13 +7,17 @@
  * The cursor is signed (CursorCodec: tenant and purpose bound) and carries the position and two
  * digests, so pages never mix two reconciliations: one of the request (the file's text and the
  * parameters; another file is a 400 naming `cursor`) and one of the outcome (who was paired with
- * whom, and the service's figures; a history that changed between two pages is a 409).
+ * whom, and the service's figures; a history that changed between two pages is a 400 naming
+ * `cursor` too, as for every paged list of the API).
  */
 import { createHash } from 'node:crypto';
 import type { Form1099DaReconciliation, ServiceSide } from '../../domain/tax/index.js';
 
-export const DEFAULT_1099_DA_PAGE = 100;
-export const MAX_1099_DA_PAGE = 1000;
+/** The page sizes of every list made from the whole history (common/pagination/list-page.ts). */
+export {
+  DEFAULT_LIST_PAGE as DEFAULT_1099_DA_PAGE,
+  MAX_LIST_PAGE as MAX_1099_DA_PAGE,
+} from '../../common/pagination/list-page.js';
 export const FORM_1099_DA_CURSOR_PURPOSE = 'form-1099-da';
 
 /** The cursor's content: the position (items into each list) and the two digests. */

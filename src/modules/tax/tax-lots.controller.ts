@@ -18,6 +18,8 @@ const toQuery = (query: LotsQueryDto): LotsQuery => ({
   identity: query.identity,
   asset: query.asset,
   method: query.method,
+  limit: query.limit,
+  cursor: query.cursor,
 });
 
 /** Additions to the published API (issue 19): open lots and harvesting candidates. */
@@ -35,10 +37,13 @@ export class TaxLotsController {
   @ApiOperation({
     summary: 'Open lots with basis, unrealized gain, holding term and the date each turns long-term',
     description:
-      'Every account of the tenant, or one (`account_id` or `identity`), valued at the latest stored prices. Summed per asset the lots equal the balances (same engine and ledger). An addition to the published API; rules: docs/tax-report.md, "Open lots".',
+      'Every account of the tenant, or one (`account_id` or `identity`), valued at the latest stored prices. Summed per asset the lots equal the balances (same engine and ledger). Paged: `limit` lots (default 100, at most 1,000) after `cursor`, the `next_cursor` of the previous page (null on the last); `totals` are over every lot, whatever the page. An addition to the published API; rules: docs/tax-report.md, "Open lots".',
   })
   @ApiOkResponse({ type: LotsReportDto })
-  @ApiBadRequestResponse({ description: 'A malformed parameter (named in errors).' })
+  @ApiBadRequestResponse({
+    description:
+      'A malformed parameter, a `limit` outside 1-1,000 or a cursor this service did not issue for this query (named in errors).',
+  })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
   async openLots(
     @CurrentClient() client: AuthenticatedClient,
@@ -55,10 +60,13 @@ export class TaxLotsController {
   @ApiOperation({
     summary: 'Tax-loss harvesting candidates: lots at an unrealized loss, short and long term',
     description:
-      'Known-basis lots whose unrealized loss at the latest stored price is at least `min_loss`, largest first, with the loss realizable now; wash-sale rules do not apply to digital assets today (`wash_sale=assume` shows what they would disallow). An addition to the published API; rules: docs/tax-report.md, "Harvesting candidates".',
+      'Known-basis lots whose unrealized loss at the latest stored price is at least `min_loss`, largest first, with the loss realizable now; wash-sale rules do not apply to digital assets today (`wash_sale=assume` shows what they would disallow). Paged like GET /taip/lots (`limit`, `cursor`, `next_cursor`); the sums and counts are over every candidate. An addition to the published API; rules: docs/tax-report.md, "Harvesting candidates".',
   })
   @ApiOkResponse({ type: HarvestingReportDto })
-  @ApiBadRequestResponse({ description: 'A malformed parameter (named in errors).' })
+  @ApiBadRequestResponse({
+    description:
+      'A malformed parameter, a `limit` outside 1-1,000 or a cursor this service did not issue for this query (named in errors).',
+  })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
   async harvestingCandidates(
     @CurrentClient() client: AuthenticatedClient,

@@ -48,6 +48,7 @@ export function toLotsReportDto(report: LotsReport): LotsReportDto {
       market_value_usd: total.marketValueUsd,
       unrealized_gain_usd: total.unrealizedGainUsd,
     })),
+    next_cursor: report.nextCursor,
   };
 }
 
@@ -71,8 +72,10 @@ export function toHarvestingReportDto(report: HarvestingReport): HarvestingRepor
     short_term_loss_usd: report.shortTermLossUsd,
     long_term_loss_usd: report.longTermLossUsd,
     allowable_loss_usd: report.allowableLossUsd,
+    candidate_lots: report.candidateLots,
     unknown_basis_lots: report.unknownBasisLots,
     unpriced_lots: report.unpricedLots,
     note: HARVESTING_NOTE,
+    next_cursor: report.nextCursor,
   };
 }

@@ -168,9 +168,11 @@ export class TaxReportService {
     const reconciliation = reconcileForm1099Da(parsed.lines, year.lines);
     const outcome = outcomeDigest(reconciliation);
     if (position && position.r !== outcome) {
-      const message =
-        'The reconciliation changed since this cursor was issued (the history of the accounts changed): start again without cursor.';
-      throw new DomainError(ErrorCode.Conflict, message, { cursor: [message] }, 'reconciliation_changed');
+      // As every paged list of the API: a list that changed under a cursor is a 400 naming it.
+      throw DomainError.validation(
+        'cursor',
+        'The reconciliation changed since this cursor was issued (the history of the accounts changed between two pages); start again without it.',
+      );
     }
     const offset = position?.o ?? 0;
     const limit = pageRequest.limit ?? DEFAULT_1099_DA_PAGE;

@@ -3,7 +3,6 @@ import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common
 import {
   ApiBadRequestResponse,
   ApiBody,
-  ApiConflictResponse,
   ApiConsumes,
   ApiNotFoundResponse,
   ApiPayloadTooLargeResponse,
@@ -120,11 +119,7 @@ export class TaxController {
   @ApiOkResponse({ type: Form1099DaReconciliationDto })
   @ApiBadRequestResponse({
     description:
-      'A malformed parameter, bad lines of the file by line number ("line 3": [...]), or a cursor that is not this endpoint’s for this file and these parameters (`cursor`).',
-  })
-  @ApiConflictResponse({
-    description:
-      'The cursor’s reconciliation changed since it was issued (the history of the accounts changed between two pages): start again without cursor.',
+      'A malformed parameter, bad lines of the file by line number ("line 3": [...]), or a cursor that is not this endpoint’s for this file and these parameters, or whose reconciliation changed since (`cursor`).',
   })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
   @ApiPayloadTooLargeResponse({ description: 'Over 5 MB.' })

@@ -21,7 +21,7 @@ import { MarketModule } from '../market/market.module.js';
 @Module({
   imports: [AccountsModule, LedgerModule, MarketModule],
   controllers: [TaxController, TaxLotsController],
-  providers: [CursorCodec, TaxAccountSelection, TaxReportService, TaxLotsService],
+  providers: [TaxAccountSelection, TaxReportService, TaxLotsService, CursorCodec],
   exports: [TaxReportService],
 })
 export class TaxModule {}

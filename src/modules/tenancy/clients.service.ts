@@ -31,14 +31,14 @@ export interface VerifiedClient {
   clientId: string;
   tenantId: string;
   scopes: ClientScope[];
-  /** Tokens are issued under this generation (claim `sgen`); a rotation increments it. */
+  /** Tokens are issued under this generation (claim `sgen`); a rotation or a disable increments it. */
   secretGeneration: number;
 }
 
 /** What bearer verification needs to know about a client beyond its token. */
 export interface ClientState {
   active: boolean;
-  /** Tokens issued under an earlier generation were revoked by a secret rotation. */
+  /** Tokens issued under an earlier generation were revoked by a secret rotation or a disable. */
   secretGeneration: number;
 }
 
@@ -240,7 +240,10 @@ export class ClientsService {
   /**
    * Disables (its live tokens stop working) or re-enables a client. `actingClientId`: the admin
    * client making the request may not disable itself (409), so an admin cannot lock out the very
-   * session it would need to undo the mistake.
+   * session it would need to undo the mistake. A disable also moves the client to its next secret
+   * generation, as a rotation does: a client disabled after a leak and enabled again does not
+   * bring back the tokens issued before the disable (the `sgen` claim is compared, not `iat`,
+   * whose whole seconds could not tell a token from the same second apart). Its secret is kept.
    */
   async setDisabled(
     clientId: string,
@@ -254,7 +257,7 @@ export class ClientsService {
         `Client "${clientId}" is the client this request is authenticated with; disable it with another admin client or the CLI.`,
       );
     noteAuditSubject({ tenantId: client.tenantId, tenantSlug: client.tenant.slug });
-    const updated = await this.repository.updateClient(clientId, { disabled });
+    const updated = await this.repository.setClientDisabled(clientId, disabled);
     if (!updated) throw DomainError.notFound(`Client "${clientId}"`);
     this.forget(clientId);
     return summarize({ ...client, disabled }, client.tenant);

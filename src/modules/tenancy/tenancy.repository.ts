@@ -89,6 +89,22 @@ export class TenancyRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /**
+   * Disables (and moves to the next secret generation, in the same statement, so every token
+   * issued before is revoked for good: re-enabling does not revive them) or re-enables a client.
+   */
+  async setClientDisabled(clientId: string, disabled: boolean): Promise<boolean> {
+    const result = await this.write((manager) =>
+      manager
+        .getRepository(ApiClientEntity)
+        .update(
+          { clientId },
+          disabled ? { disabled, secretGeneration: () => '"secret_generation" + 1' } : { disabled },
+        ),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
   async updateClient(
     clientId: string,
     changes: Partial<

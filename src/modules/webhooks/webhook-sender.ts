@@ -1,11 +1,18 @@
 /**
  * One webhook HTTP call: POST with the signed headers, a hard time limit (connect to last byte),
- * the connection only to an address the SSRF rule allows, and at most a short excerpt of the
+ * the connection only to an address the SSRF rule allows (checked on the address dialled: the
+ * literal in the URL, or each address the name resolves to at connect time), and at most a short excerpt of the
  * answer kept (the rest is read and discarded up to a cap, then the socket is dropped).
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { guardedLookup } from './webhook-url.js';
+import {
+  guardedLookup,
+  refusedLiteralHost,
+  systemResolveAll,
+  WebhookUrlError,
+  type ResolveAll,
+} from './webhook-url.js';
 
 export const EXCERPT_CHARS = 200;
 const MAX_READ_BYTES = 16 * 1024;
@@ -23,7 +30,10 @@ export function sendWebhook(
   body: string,
   timeoutMs: number,
   production: boolean,
+  resolveAll: ResolveAll = systemResolveAll,
 ): Promise<SendResult> {
+  const refused = refusedLiteralHost(url, production);
+  if (refused) return Promise.resolve({ status: null, excerpt: null, error: `refused: ${refused}` });
   return new Promise((resolve) => {
     let settled = false;
     const done = (result: SendResult) => {
@@ -42,7 +52,7 @@ export function sendWebhook(
           'content-length': String(Buffer.byteLength(body)),
           'user-agent': 'crypto-accounts-webhooks/1',
         },
-        lookup: guardedLookup(production) as never,
+        lookup: guardedLookup(production, resolveAll) as never,
         agent: false,
       },
       (response) => {
@@ -72,7 +82,10 @@ export function sendWebhook(
       done({
         status: null,
         excerpt: null,
-        error: (error.code ? `${error.code}: ` : '') + error.message.slice(0, 300),
+        error:
+          error instanceof WebhookUrlError
+            ? `refused: ${error.message}`
+            : (error.code ? `${error.code}: ` : '') + error.message.slice(0, 300),
       }),
     );
     request.end(body);

@@ -1,64 +1,67 @@
 /**
  * Which webhook URLs the service will call (docs/events.md, "SSRF"). Everywhere: http(s) only, no
  * user:password, at most 2048 characters. In production: https only, and every address the host
- * resolves to must be public: loopback, link-local, private (RFC 1918), unique-local, CGNAT,
- * multicast and reserved ranges are refused. Checked when an endpoint is registered or changed
- * AND before every delivery (DNS can change), and the connection itself only goes to an address
- * that passed (the sender's `lookup`).
+ * resolves to must be public: any address in the IANA special-purpose registries (loopback,
+ * link-local, private, unique-local, CGNAT, multicast, documentation, reserved, IPv4-mapped and
+ * -compatible forms, local NAT64, ...) is refused, judged on the parsed address (isPrivateAddress).
+ * Checked when an endpoint is registered or changed AND before every delivery (DNS can change),
+ * and the connection itself only goes to an address that passed (the sender's `lookup`, and
+ * refusedLiteralHost for an IP literal, which Node dials without a lookup).
  */
 import { lookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { promisify } from 'node:util';
+import ipaddr from 'ipaddr.js';
 
 const lookupAll = promisify(lookup) as unknown as (
   host: string,
   options: { all: true; verbatim?: boolean },
 ) => Promise<LookupAddress[]>;
 
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fe80::', 10],
-  ['fc00::', 7],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-  ['100::', 64],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
+/** Every address a host name resolves to. The system resolver; tests give their own. */
+export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
 
-/** Whether an IP address is in a range webhooks may not reach in production. */
+export const systemResolveAll: ResolveAll = (hostname) => lookupAll(hostname, { all: true, verbatim: true });
+
+/** Global unicast (RFC 4291 §2.4): every globally reachable IPv6 address is in it but NAT64's. */
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+/** NAT64's well-known prefix (RFC 6052): a translator sends it on to the IPv4 address in the last 32 bits. */
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+/** 6to4 (RFC 3056): tunnelled to the IPv4 address in bits 16-47. */
+const SIX_TO_FOUR = ipaddr.IPv6.parseCIDR('2002::/16');
+
+/**
+ * Whether an IP address is one webhooks may not reach in production: anything but a public
+ * unicast address. Judged on the parsed binary address, so no spelling (compressed, dotted tail,
+ * upper case, IPv4-compatible, -mapped, -translated, NAT64, 6to4) changes the answer; the ranges
+ * are those of the IANA IPv4 and IPv6 special-purpose address registries as ipaddr.js classifies
+ * them (its `unicast` is an address in none of them). IPv6 must moreover lie in 2000::/3, the
+ * only space IANA allocates for global unicast, which leaves out ::/8 (unspecified, loopback,
+ * IPv4-compatible ::/96, IPv4-mapped ::ffff:0:0/96, IPv4-translated ::ffff:0:0:0/96), 64:ff9b:1::/48
+ * (local-use NAT64), 100::/64, 5f00::/16, fc00::/7, fe80::/10, fec0::/10 and ff00::/8 whatever
+ * their classification. The two prefixes that reach an IPv4 host over the internet, the NAT64
+ * well-known prefix and 6to4, are judged by the IPv4 address they carry. Anything that is not an
+ * address a socket would connect to as it stands (isIP) is refused.
+ */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const lower = address.toLowerCase();
-  // IPv4-mapped / -compatible (::ffff:10.0.0.1, ::ffff:a00:1) and NAT64: judge the embedded IPv4.
-  const mapped = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return BLOCKED.check(mapped[1]!, 'ipv4');
-  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hexMapped) {
-    const n = (parseInt(hexMapped[1]!, 16) << 16) | parseInt(hexMapped[2]!, 16);
-    return BLOCKED.check([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.'), 'ipv4');
+  if (isIP(address) === 0) return true;
+  try {
+    return !isPublic(ipaddr.parse(address));
+  } catch {
+    return true;
   }
-  return BLOCKED.check(lower, 'ipv6');
+}
+
+function isPublic(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() === 'ipv4') return address.range() === 'unicast';
+  const v6 = address as ipaddr.IPv6;
+  if (v6.match(NAT64_WELL_KNOWN)) return isPublic(embeddedIPv4(v6.parts[6]!, v6.parts[7]!));
+  if (v6.match(SIX_TO_FOUR)) return isPublic(embeddedIPv4(v6.parts[1]!, v6.parts[2]!));
+  return v6.match(GLOBAL_UNICAST) && v6.range() === 'unicast';
+}
+
+function embeddedIPv4(high: number, low: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
 }
 
 export class WebhookUrlError extends Error {
@@ -84,7 +87,11 @@ export function parseWebhookUrl(raw: string, production: boolean): URL {
 }
 
 /** The host's addresses (an IP literal is its own); none may be private in production. */
-export async function checkWebhookTarget(raw: string, production: boolean): Promise<URL> {
+export async function checkWebhookTarget(
+  raw: string,
+  production: boolean,
+  resolveAll: ResolveAll = systemResolveAll,
+): Promise<URL> {
   const url = parseWebhookUrl(raw, production);
   if (!production) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -92,7 +99,7 @@ export async function checkWebhookTarget(raw: string, production: boolean): Prom
   if (isIP(host)) addresses = [host];
   else {
     try {
-      addresses = (await lookupAll(host, { all: true, verbatim: true })).map((a) => a.address);
+      addresses = (await resolveAll(host)).map((a) => a.address);
     } catch {
       throw new WebhookUrlError(`url's host ${host} does not resolve.`);
     }
@@ -105,23 +112,43 @@ export async function checkWebhookTarget(raw: string, production: boolean): Prom
 }
 
 /**
- * A `lookup` for http.request that refuses non-public addresses in production, so the connection
- * goes only where the check allowed (no DNS rebinding between the check and the connect).
+ * Why the connection to an IP-literal host may not be made (production only), or null. Node
+ * connects to a literal without calling the request's `lookup`, so guardedLookup never sees it.
  */
-export function guardedLookup(production: boolean) {
+export function refusedLiteralHost(url: URL, production: boolean): string | null {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!production || isIP(host) === 0 || !isPrivateAddress(host)) return null;
+  return `The endpoint address ${host} is non-public.`;
+}
+
+/**
+ * A `lookup` for http.request that refuses non-public addresses in production, so the connection
+ * goes only where the check allowed (no DNS rebinding between the check and the connect): the
+ * socket connects to an address this lookup answered, and it answers only when every address of
+ * the name passed.
+ */
+export function guardedLookup(production: boolean, resolveAll: ResolveAll = systemResolveAll) {
   return (
     hostname: string,
     options: { all?: boolean; family?: number },
     callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
   ): void => {
-    lookup(hostname, { ...options, all: true, verbatim: true } as never, (error, addresses) => {
-      const list = addresses as unknown as LookupAddress[];
-      if (error) return callback(error, []);
-      if (production && (list.length === 0 || list.some((a) => isPrivateAddress(a.address))))
-        return callback(new WebhookUrlError('The endpoint host resolves to a non-public address.'), []);
-      if (options.all) return callback(null, list);
-      const first = list[0]!;
-      callback(null, first.address, first.family);
-    });
+    resolveAll(hostname).then(
+      (all) => {
+        if (production && (all.length === 0 || all.some((a) => isPrivateAddress(a.address))))
+          return callback(new WebhookUrlError('The endpoint host resolves to a non-public address.'), []);
+        const family = options.family === 4 || options.family === 6 ? options.family : undefined;
+        const list = family ? all.filter((a) => a.family === family) : all;
+        if (list.length === 0)
+          return callback(
+            Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }),
+            [],
+          );
+        if (options.all) return callback(null, list);
+        const first = list[0]!;
+        callback(null, first.address, first.family);
+      },
+      (error: Error) => callback(error, []),
+    );
   };
 }

@@ -229,7 +229,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a client
-         * @description It gets no token, and its live tokens stop working (on every instance within 5 seconds). A client cannot disable itself.
+         * @description It gets no token, and its live tokens stop working (on every instance within 5 seconds) for good: enabling it again does not revive them. A client cannot disable itself.
          */
         post: operations["AdminClientsController_disable"];
         delete?: never;
@@ -249,7 +249,7 @@ export interface paths {
         put?: never;
         /**
          * Re-enable a disabled client
-         * @description Its secret is unchanged.
+         * @description Its secret is unchanged; tokens issued before the disable stay revoked (a disable after a leak is not undone): it gets new tokens.
          */
         post: operations["AdminClientsController_enable"];
         delete?: never;
@@ -818,7 +818,7 @@ export interface paths {
         };
         /**
          * Tax-loss harvesting candidates: lots at an unrealized loss, short and long term
-         * @description Known-basis lots whose unrealized loss at the latest stored price is at least `min_loss`, largest first, with the loss realizable now; wash-sale rules do not apply to digital assets today (`wash_sale=assume` shows what they would disallow). An addition to the published API; rules: docs/tax-report.md, "Harvesting candidates".
+         * @description Known-basis lots whose unrealized loss at the latest stored price is at least `min_loss`, largest first, with the loss realizable now; wash-sale rules do not apply to digital assets today (`wash_sale=assume` shows what they would disallow). Paged like GET /taip/lots (`limit`, `cursor`, `next_cursor`); the sums and counts are over every candidate. An addition to the published API; rules: docs/tax-report.md, "Harvesting candidates".
          */
         get: operations["TaxLotsController_harvestingCandidates"];
         put?: never;
@@ -882,7 +882,7 @@ export interface paths {
         };
         /**
          * Open lots with basis, unrealized gain, holding term and the date each turns long-term
-         * @description Every account of the tenant, or one (`account_id` or `identity`), valued at the latest stored prices. Summed per asset the lots equal the balances (same engine and ledger). An addition to the published API; rules: docs/tax-report.md, "Open lots".
+         * @description Every account of the tenant, or one (`account_id` or `identity`), valued at the latest stored prices. Summed per asset the lots equal the balances (same engine and ledger). Paged: `limit` lots (default 100, at most 1,000) after `cursor`, the `next_cursor` of the previous page (null on the last); `totals` are over every lot, whatever the page. An addition to the published API; rules: docs/tax-report.md, "Open lots".
          */
         get: operations["TaxLotsController_openLots"];
         put?: never;
@@ -902,13 +902,13 @@ export interface paths {
         };
         /**
          * The safe-harbor allocation of unused basis to the accounts on 2025-01-01
-         * @description The confirmed allocation (`status: confirmed`) if there is one, else the one proposed now from the history (`proposed`, not stored) under `universal_method`: per account and asset, the lots it starts 2025 with against its own per-account lots, and per asset the pool, holdings, shortfall and excess. Global allocation (Rev. Proc. 2024-28 safe harbor): the universal pool’s lots open at the end of 2024-12-31, oldest first (acquisition date, then lot id), fill the accounts in the order they were linked (created_on, then id), each receiving exactly what it holds on 2025-01-01; a lot larger than an account’s need is split, basis pro rata (30 decimal places, half up; the rest keeps the remainder). Holdings the pool does not cover get an unknown-basis lot (shortfall); pool lots left over are reported as excess. An addition to the published API; rules: docs/cost-basis.md, "Universal to per-wallet".
+         * @description The confirmed allocation (`status: confirmed`) if there is one, else the one proposed now from the history (`proposed`, not stored) under `universal_method`: per account and asset, the lots it starts 2025 with against its own per-account lots, and per asset the pool, holdings, shortfall and excess. The positions and the per-asset totals are always whole; the lots are paged: `limit` rows (default 100, at most 1,000), each naming its account, asset and `kind`, after `cursor`, the `next_cursor` of the previous page (null on the last). Global allocation (Rev. Proc. 2024-28 safe harbor): the universal pool (every account as one; a transfer between own accounts moves nothing in it, only its network fee leaves) has its lots open at the end of 2024-12-31, oldest first (acquisition date, then lot id), fill the accounts in the order they were linked (created_on, then id), each receiving exactly what it holds on 2025-01-01; a lot larger than an account’s need is split, basis pro rata (30 decimal places, half up; the rest keeps the remainder). Holdings the pool does not cover get an unknown-basis lot (shortfall); pool lots left over are reported as excess. An addition to the published API; rules: docs/cost-basis.md, "Universal to per-wallet".
          */
         get: operations["SafeHarborController_view"];
         put?: never;
         /**
          * Confirm the safe-harbor allocation (once)
-         * @description Stores the allocation proposed now (the same as GET shows) with who and when; from then on every account starts 2025 from its allocated lots (balances, gains report, Form 8949, lots, harvesting candidates). The balances are recomputed before the answer. A confirmed allocation is fixed: a second confirmation is a 409. An addition to the published API; rules: docs/cost-basis.md, "Universal to per-wallet".
+         * @description Stores the allocation proposed now (the same as GET shows) with who and when; from then on every account starts 2025 from its allocated lots (balances, gains report, Form 8949, lots, harvesting candidates). The balances are recomputed before the answer. A confirmed allocation is fixed: a second confirmation is a 409. The answer holds the first `limit` lot rows (query, default 100, at most 1,000); its `next_cursor` continues with GET (without `account_id`). An addition to the published API; rules: docs/cost-basis.md, "Universal to per-wallet".
          */
         post: operations["SafeHarborController_confirm"];
         delete?: never;
@@ -2038,7 +2038,7 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description The partner's identifier for the account, unique per tenant.
+             * @description The partner's identifier for the account, unique per tenant. 1-200 characters with at least one visible one; no control characters and no bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069): otherwise a 400 naming `identity`.
              * @example household-1001/coinbase
              */
             identity: string;
@@ -2755,7 +2755,7 @@ export interface components {
              */
             accounts: number;
             /**
-             * @description Sum of the candidates’ allowable losses (USD, exact).
+             * @description Sum of the candidates’ allowable losses, every page (USD, exact).
              * @example 10500
              */
             allowable_loss_usd: string;
@@ -2766,10 +2766,15 @@ export interface components {
              * @example ALL
              */
             asset: string;
-            /** @description Lots at a loss, largest loss first. */
+            /**
+             * @description Candidates over every page (the losses below sum all of them).
+             * @example 2
+             */
+            candidate_lots: number;
+            /** @description One page of the lots at a loss, largest loss first. */
             candidates: components["schemas"]["HarvestingCandidateDto"][];
             /**
-             * @description Sum of the long-term candidates’ losses (USD, exact).
+             * @description Sum of the long-term candidates’ losses, every page (USD, exact).
              * @example 0
              */
             long_term_loss_usd: string;
@@ -2788,10 +2793,12 @@ export interface components {
              * @example 0
              */
             min_loss_usd: string;
+            /** @description Pass as `cursor` (with the same other parameters) for the next page of candidates; null on the last page. */
+            next_cursor: string | null;
             /** @description What the figures assume, in words. */
             note: string;
             /**
-             * @description Sum of the short-term candidates’ losses (USD, exact).
+             * @description Sum of the short-term candidates’ losses, every page (USD, exact).
              * @example 10500
              */
             short_term_loss_usd: string;
@@ -2966,7 +2973,7 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description The partner's identifier for the account, unique per tenant (a duplicate is a 409).
+             * @description The partner's identifier for the account, unique per tenant (a duplicate is a 409). 1-200 characters with at least one visible one; no control characters and no bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069): otherwise a 400 naming `identity`.
              * @example household-1001/cold-wallet
              */
             identity: string;
@@ -3120,7 +3127,7 @@ export interface components {
              * @example ALL
              */
             asset: string;
-            /** @description Open lots per account and asset, in the order the method would sell them. */
+            /** @description Open lots per account and asset, in the order the method would sell them on `as_of` (the method in force then; LTFO: the lots long-term on that date first, then the short-term ones, each highest unit basis first). */
             lots: components["schemas"]["LotDto"][];
             /**
              * @description Lot selection used for past disposals.
@@ -3132,7 +3139,9 @@ export interface components {
              * @enum {string}
              */
             method_source: "query" | "elected" | "default";
-            /** @description Per asset: the lots summed (they equal the balances). */
+            /** @description Pass as `cursor` (with the same other parameters) for the next page of lots; null on the last page. */
+            next_cursor: string | null;
+            /** @description Per asset: every lot summed, whatever the page (they equal the balances; `lots` counts them all). */
             totals: components["schemas"]["LotTotalsDto"][];
         };
         LotTotalsDto: {
@@ -3839,7 +3848,11 @@ export interface components {
             confirmed_by: string | null;
             /** @description The first sale, fee, withdrawal or transfer out on or after 2025-01-01 (ISO 8601); null: none. */
             first_disposal_at: string | null;
-            /** @description Per account and asset, in fill order. */
+            /** @description One page of the positions’ lots, position by position in the order of `positions`: its allocated lots (oldest first, a shortfall lot last), then its own per-account lots. */
+            lots: components["schemas"]["SafeHarborLotDto"][];
+            /** @description Pass as `cursor` to GET (same `account_id`; the same `universal_method` while proposed) for the next page of lots; null on the last page. */
+            next_cursor: string | null;
+            /** @description Per account and asset, in fill order: every position, whatever the page of lots. */
             positions: components["schemas"]["SafeHarborPositionDto"][];
             /** @description The rule: the pool’s lots oldest first fill the accounts in the order they were linked (created_on, then id), each receiving exactly what it holds on 2025-01-01; a lot is split pro rata. */
             rule: string;
@@ -3918,10 +3931,20 @@ export interface components {
         };
         SafeHarborLotDto: {
             /**
+             * Format: uuid
+             * @description The account (position) the lot belongs to.
+             */
+            account_id: string;
+            /**
              * @description When the lot was acquired (ISO 8601, UTC).
              * @example 2024-01-10T00:00:00.000Z
              */
             acquired_at: string;
+            /**
+             * @description Asset ticker.
+             * @example BTC
+             */
+            asset: string;
             /** @description Whether the basis is known. */
             basis_known: boolean;
             /**
@@ -3929,6 +3952,11 @@ export interface components {
              * @example 20000
              */
             cost_basis_usd: string;
+            /**
+             * @description `allocated`: a lot the account starts 2025 with (its position’s allocation, a shortfall lot last); `per_account`: one of its own per-account lots at the end of 2024, for comparison. Per position, the allocated rows come first.
+             * @enum {string}
+             */
+            kind: "allocated" | "per_account";
             /**
              * @description The transaction that opened the universal lot (a split lot keeps it); `safe-harbor-shortfall` for quantity the pool did not cover (unknown basis).
              * @example cb-buy-1
@@ -3968,15 +3996,21 @@ export interface components {
              * @example 15000
              */
             basis_change_usd: string;
-            /** @description The lots the account starts 2025 with, oldest first. */
-            lots: components["schemas"]["SafeHarborLotDto"][];
+            /**
+             * @description How many lots the account starts 2025 with (rows of `kind: allocated` in `lots`, over every page).
+             * @example 3
+             */
+            lot_count: number;
             /**
              * @description Basis of the account’s own per-account lots at the end of 2024 (the history as it stands now).
              * @example 90000
              */
             per_account_cost_basis_usd: string;
-            /** @description Its own per-account lots at the end of 2024, for comparison. */
-            per_account_lots: components["schemas"]["SafeHarborLotDto"][];
+            /**
+             * @description How many per-account lots it held at the end of 2024 (rows of `kind: per_account` in `lots`, over every page).
+             * @example 2
+             */
+            per_account_lot_count: number;
             /**
              * @description What the account holds on 2025-01-01 (its own history). Confirmed: at confirmation.
              * @example 2.5
@@ -9451,7 +9485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Form1099DaReconciliationDto"];
                 };
             };
-            /** @description A malformed parameter, bad lines of the file by line number ("line 3": [...]), or a cursor that is not this endpoint’s for this file and these parameters (`cursor`). */
+            /** @description A malformed parameter, bad lines of the file by line number ("line 3": [...]), or a cursor that is not this endpoint’s for this file and these parameters, or whose reconciliation changed since (`cursor`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9489,7 +9523,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The cursor’s reconciliation changed since it was issued (the history of the accounts changed between two pages): start again without cursor. */
+            /** @description A request with the same Idempotency-Key is still being processed (reason `idempotency_request_in_progress`; retry after the seconds in Retry-After). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9770,8 +9804,12 @@ export interface operations {
                 account_id?: string;
                 /** @description Only this asset (ticker, case-insensitive). Default: every asset (`asset` is then `ALL`). */
                 asset?: string;
+                /** @description The `next_cursor` of the previous page (opaque, tamper-evident; valid only with the same other parameters). */
+                cursor?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
+                /** @description Items per page: default 100, from 1 to 1000. */
+                limit?: number;
                 /** @description Lot selection over the whole history, a what-if: `fifo`, `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots first, highest basis first within each term). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
                 method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
                 /** @description Only lots losing at least this much (USD, decimal text ≥ 0, at most 2 fraction digits). Default `0`: every loss. */
@@ -9793,7 +9831,7 @@ export interface operations {
                     "application/json": components["schemas"]["HarvestingReportDto"];
                 };
             };
-            /** @description A malformed parameter (named in errors). */
+            /** @description A malformed parameter, a `limit` outside 1-1,000 or a cursor this service did not issue for this query (named in errors). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10199,8 +10237,12 @@ export interface operations {
                 account_id?: string;
                 /** @description Only this asset (ticker, case-insensitive). Default: every asset (`asset` is then `ALL`). */
                 asset?: string;
+                /** @description The `next_cursor` of the previous page (opaque, tamper-evident; valid only with the same other parameters). */
+                cursor?: string;
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
+                /** @description Items per page: default 100, from 1 to 1000. */
+                limit?: number;
                 /** @description Lot selection over the whole history, a what-if: `fifo`, `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots first, highest basis first within each term). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
                 method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             };
@@ -10218,7 +10260,7 @@ export interface operations {
                     "application/json": components["schemas"]["LotsReportDto"];
                 };
             };
-            /** @description A malformed parameter (named in errors). */
+            /** @description A malformed parameter, a `limit` outside 1-1,000 or a cursor this service did not issue for this query (named in errors). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10295,6 +10337,10 @@ export interface operations {
             query?: {
                 /** @description Only this account’s positions (UUID). Another tenant’s account answers 404. */
                 account_id?: string;
+                /** @description The `next_cursor` of the previous page (opaque, tamper-evident; valid only with the same other parameters). */
+                cursor?: string;
+                /** @description Items per page: default 100, from 1 to 1000. */
+                limit?: number;
                 /** @description The method the taxpayer used over its universal pool (all accounts as one) before 2025. Default `fifo`. Ignored once an allocation is confirmed (the confirmed one is shown). */
                 universal_method?: "fifo" | "hifo" | "lifo" | "lofo" | "ltfo";
             };
@@ -10312,7 +10358,7 @@ export interface operations {
                     "application/json": components["schemas"]["SafeHarborAllocationDto"];
                 };
             };
-            /** @description A malformed parameter (named in errors). */
+            /** @description A malformed parameter, a `limit` outside 1-1,000 or a cursor this service did not issue for this allocation and account (named in errors). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10386,7 +10432,10 @@ export interface operations {
     };
     SafeHarborController_confirm: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page: default 100, from 1 to 1000. */
+                limit?: number;
+            };
             header?: {
                 /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
                 "Idempotency-Key"?: string;
@@ -10408,7 +10457,7 @@ export interface operations {
                     "application/json": components["schemas"]["SafeHarborAllocationDto"];
                 };
             };
-            /** @description A malformed field (named in errors). */
+            /** @description A malformed field or a `limit` outside 1-1,000 (named in errors). */
             400: {
                 headers: {
                     [name: string]: unknown;

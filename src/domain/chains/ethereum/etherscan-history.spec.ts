@@ -154,6 +154,114 @@ describe('addressLegs: what an Ethereum address’s history means for its ledger
     expect(legs.every((l) => l.transferId === null)).toBe(true);
   });
 
+  describe('token rows without a logIndex (Etherscan’s own documented tokentx sample has none)', () => {
+    /** A tokentx row in the shape of Etherscan's documented sample: no logIndex, extra fields kept. */
+    const sampleRow = (
+      n: number,
+      from: string,
+      to: string,
+      value: string,
+      contractAddress = USDC,
+    ): EtherscanTokenTx =>
+      ({
+        blockNumber: String(19_000_000 + n),
+        timeStamp: String(T + n * 60),
+        hash: hash(n),
+        nonce: '0',
+        blockHash: `0x${'b'.repeat(64)}`,
+        from,
+        contractAddress,
+        to,
+        value,
+        tokenName: 'USD Coin',
+        tokenSymbol: 'USDC',
+        tokenDecimal: '6',
+        transactionIndex: '1',
+        gas: '940000',
+        gasPrice: '32010000000',
+        gasUsed: '77759',
+        cumulativeGasUsed: '203329',
+        input: 'deprecated',
+        confirmations: '1234',
+      }) as unknown as EtherscanTokenTx;
+    const tokensOnly = (tokens: EtherscanTokenTx[]) => addressLegs(ME, { normal: [], internal: [], tokens });
+
+    it('are read; their id comes from hash, contract, from, to and value, the same on every refresh', () => {
+      const rows = [sampleRow(20, OTHER, me, '2500000'), sampleRow(20, me, OTHER, '1000000')];
+      const legs = tokensOnly(rows);
+      // One transaction: its legs are ordered by id.
+      expect(summary(legs).sort()).toEqual([
+        ['deposit', 'USDC', '2.5'],
+        ['withdrawal', 'USDC', '1'],
+      ]);
+      const ids = legs.map((l) => l.transactionId);
+      expect(new Set(ids).size).toBe(2);
+      for (const id of ids) expect(id).toMatch(new RegExp(`^${hash(20)}:token:[0-9a-f]{20}$`));
+      // Stable: the same rows in another order (another refresh) give the same ids.
+      expect(
+        tokensOnly([...rows].reverse())
+          .map((l) => l.transactionId)
+          .sort(),
+      ).toEqual([...ids].sort());
+      // A row with a logIndex keeps its former id.
+      expect(tokensOnly([{ ...rows[0]!, logIndex: '12' }])[0]!.transactionId).toBe(`${hash(20)}:token:12`);
+    });
+
+    it('two identical transfers in one transaction are two legs, numbered', () => {
+      const row = sampleRow(21, OTHER, me, '1000000');
+      const legs = tokensOnly([row, { ...row }]);
+      expect(summary(legs)).toEqual([
+        ['deposit', 'USDC', '1'],
+        ['deposit', 'USDC', '1'],
+      ]);
+      const [first, second] = legs.map((l) => l.transactionId);
+      expect(second).toBe(`${first}:2`);
+    });
+
+    it('ids are distinct per transfer and do not depend on the order of the rows (property)', () => {
+      const transfer = fc.record({
+        n: fc.integer({ min: 30, max: 32 }),
+        incoming: fc.boolean(),
+        counterparty: fc.constantFrom(OTHER, '0x2222222222222222222222222222222222222222'),
+        value: fc.bigInt({ min: 1n, max: 10n ** 30n }).map(String),
+        contract: fc.constantFrom(USDC, SPAM),
+      });
+      fc.assert(
+        fc.property(
+          fc.array(transfer, { maxLength: 12 }),
+          fc.infiniteStream(fc.nat()),
+          (transfers, seeds) => {
+            const rows = transfers.map((t) =>
+              sampleRow(
+                t.n,
+                t.incoming ? t.counterparty : me,
+                t.incoming ? me : t.counterparty,
+                t.value,
+                t.contract,
+              ),
+            );
+            const legs = tokensOnly(rows);
+            expect(legs).toHaveLength(rows.length);
+            expect(new Set(legs.map((l) => l.transactionId)).size).toBe(rows.length);
+            const shuffled = rows
+              .map((row) => ({ row, key: seeds.next().value as number }))
+              .sort((a, b) => a.key - b.key)
+              .map(({ row }) => row);
+            const byId = (list: typeof legs) =>
+              new Map(list.map((l) => [l.transactionId, [l.direction, l.symbol, l.amount, l.hash]]));
+            expect(byId(tokensOnly(shuffled))).toEqual(byId(legs));
+          },
+        ),
+      );
+    });
+
+    it('a logIndex that is present must still be an unsigned integer', () => {
+      expect(() => tokensOnly([{ ...sampleRow(22, OTHER, me, '1'), logIndex: 'x' }])).toThrow(
+        /logIndex of .* is not an unsigned integer/,
+      );
+    });
+  });
+
   it('counts a transaction listed twice once', () => {
     const tx = normal(11, OTHER, me, '1');
     expect(addressLegs(ME, { normal: [tx, tx], internal: [], tokens: [] })).toHaveLength(1);

@@ -13,10 +13,13 @@
  * - the gas of a transaction the address sent is a `fee` in ETH (gasUsed × gasPrice, the price
  *   actually paid), also when the transaction failed, which transfers nothing else;
  * - tokens are identified by contract address: the well-known ones by their ticker, any other
- *   kept under a symbol derived from its contract (`unknownTokenSymbol`) and flagged, never dropped.
+ *   kept under a symbol derived from its contract (`unknownTokenSymbol`) and flagged, never dropped;
+ * - a token row is named by its log index, or, where the provider gives none, by what the
+ *   transfer is (`tokenTransferId`).
  *
  * Amounts are exact: wei and token base units as BigInt, written as decimal text. Pure: no I/O.
  */
+import { createHash } from 'node:crypto';
 import { isAddress } from 'viem';
 import { canonicalDecimal } from '../../money/format.js';
 import { chainTransferId } from '../transfer-id.js';
@@ -54,7 +57,11 @@ export interface EtherscanTokenTx {
   readonly contractAddress: string;
   readonly tokenSymbol: string;
   readonly tokenDecimal: string;
-  readonly logIndex: string;
+  /**
+   * The log's index in its block. Optional: Etherscan's own documented `tokentx` sample and some
+   * compatible explorers leave it out (see tokenTransferId).
+   */
+  readonly logIndex?: string;
 }
 
 export type AddressLegDirection = 'deposit' | 'withdrawal' | 'fee';
@@ -211,6 +218,7 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
     });
   }
 
+  const tokenIds = new TokenTransferIds();
   for (const tx of history.tokens) {
     const from = tx.from.toLowerCase();
     const to = tx.to.toLowerCase();
@@ -222,7 +230,7 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
     const decimals = known?.decimals ?? Number(uint(tx.tokenDecimal || '0', `tokenDecimal of ${tx.hash}`));
     add({
       ...base(tx),
-      transactionId: `${tx.hash}:token:${uint(tx.logIndex, `logIndex of ${tx.hash}`)}`,
+      transactionId: tokenIds.next(tx),
       direction,
       symbol: known?.symbol ?? unknownTokenSymbol(contract),
       amount: unitsToDecimal(uint(tx.value, `value of ${tx.hash}`), decimals),
@@ -238,6 +246,38 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
       a.blockNumber - b.blockNumber ||
       (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0),
   );
+}
+
+/**
+ * The transaction id of a token row: `<hash>:token:<logIndex>` when the row has a log index;
+ * without one, `<hash>:token:<digest>` where digest is the first 20 hex digits of the SHA-256 of
+ * `contract|from|to|value` (lower-case addresses, value in base units), so the id depends only on
+ * what the transfer is: the same on every refresh, whatever order the provider lists the rows in,
+ * and different for different transfers of one transaction. Transfers that are identical in all
+ * four (one transaction paying the same amount twice) are numbered by occurrence (`:2`, `:3`):
+ * identical rows cannot be told apart, so which one is which does not matter.
+ */
+export function tokenTransferId(tx: EtherscanTokenTx, occurrence = 1): string {
+  if (tx.logIndex !== undefined && tx.logIndex !== null && tx.logIndex !== '')
+    return `${tx.hash}:token:${uint(tx.logIndex, `logIndex of ${tx.hash}`)}`;
+  const what = [tx.contractAddress, tx.from, tx.to]
+    .map((address) => address.toLowerCase())
+    .concat(uint(tx.value, `value of ${tx.hash}`).toString())
+    .join('|');
+  const digest = createHash('sha256').update(what).digest('hex').slice(0, 20);
+  return `${tx.hash}:token:${digest}${occurrence > 1 ? `:${occurrence}` : ''}`;
+}
+
+/** Numbers the occurrences of identical rows without a log index (tokenTransferId). */
+class TokenTransferIds {
+  private readonly seen = new Map<string, number>();
+
+  next(tx: EtherscanTokenTx): string {
+    const id = tokenTransferId(tx);
+    const occurrence = (this.seen.get(id) ?? 0) + 1;
+    this.seen.set(id, occurrence);
+    return occurrence === 1 ? id : tokenTransferId(tx, occurrence);
+  }
 }
 
 /**

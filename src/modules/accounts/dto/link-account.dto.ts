@@ -3,16 +3,8 @@
  * /v1/api/accounts/{id}/credentials. The admin API's reconnect takes the same credentials body.
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  MinLength,
-  Validate,
-} from 'class-validator';
+import { IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, Validate } from 'class-validator';
+import { IDENTITY_MAX_LENGTH, IsAccountIdentity } from '../../../common/validation/account-identity.js';
 import { CredentialsShape } from './admin-accounts.dto.js';
 
 const CREDENTIALS_DESCRIPTION =
@@ -29,13 +21,13 @@ export class LinkAccountDto {
   platform: string;
 
   @ApiProperty({
-    description: "The partner's identifier for the account, unique per tenant (a duplicate is a 409).",
+    description:
+      "The partner's identifier for the account, unique per tenant (a duplicate is a 409). 1-200 characters with at least one visible one; no control characters and no bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069): otherwise a 400 naming `identity`.",
     example: 'household-1001/cold-wallet',
+    minLength: 1,
+    maxLength: IDENTITY_MAX_LENGTH,
   })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
-  @Matches(/^[^\u0000-\u001f\u007f]+$/, { message: 'identity must not contain control characters.' })
+  @IsAccountIdentity()
   identity: string;
 
   @ApiPropertyOptional({

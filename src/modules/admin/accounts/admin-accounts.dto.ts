@@ -1,15 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  MinLength,
-  Validate,
-} from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, Validate } from 'class-validator';
+import { IDENTITY_MAX_LENGTH, IsAccountIdentity } from '../../../common/validation/account-identity.js';
 import {
   AdminAccountDto,
   CredentialsShape,
@@ -61,13 +52,13 @@ export class CreateAccountDto {
   platform: string;
 
   @ApiProperty({
-    description: "The partner's identifier for the account, unique per tenant.",
+    description:
+      "The partner's identifier for the account, unique per tenant. 1-200 characters with at least one visible one; no control characters and no bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069): otherwise a 400 naming `identity`.",
     example: 'household-1001/coinbase',
+    minLength: 1,
+    maxLength: IDENTITY_MAX_LENGTH,
   })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
-  @Matches(/^[^\u0000-\u001f\u007f]+$/, { message: 'identity must not contain control characters.' })
+  @IsAccountIdentity()
   identity: string;
 
   @ApiProperty({

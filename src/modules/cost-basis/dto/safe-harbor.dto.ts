@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { ListPageQueryDto } from '../../../common/pagination/list-page.dto.js';
 import { COST_BASIS_METHODS, type CostBasisMethod } from '../../../domain/cost-basis/index.js';
 
 const lowerCase = ({ value }: { value: unknown }) =>
@@ -10,7 +11,8 @@ const UNIVERSAL_METHOD_MESSAGE = `universal_method must be one of: ${COST_BASIS_
 const UNIVERSAL_METHOD_DESCRIPTION =
   'The method the taxpayer used over its universal pool (all accounts as one) before 2025. Default `fifo`.';
 
-export class SafeHarborQueryDto {
+/** `universal_method`, `account_id`, and `limit`/`cursor` for the lots. */
+export class SafeHarborQueryDto extends ListPageQueryDto {
   @ApiPropertyOptional({
     description: `${UNIVERSAL_METHOD_DESCRIPTION} Ignored once an allocation is confirmed (the confirmed one is shown).`,
     enum: [...COST_BASIS_METHODS],
@@ -44,6 +46,19 @@ export class ConfirmSafeHarborDto {
 }
 
 export class SafeHarborLotDto {
+  @ApiProperty({ description: 'The account (position) the lot belongs to.', format: 'uuid' })
+  account_id: string;
+
+  @ApiProperty({ description: 'Asset ticker.', example: 'BTC' })
+  asset: string;
+
+  @ApiProperty({
+    enum: ['allocated', 'per_account'],
+    description:
+      '`allocated`: a lot the account starts 2025 with (its position’s allocation, a shortfall lot last); `per_account`: one of its own per-account lots at the end of 2024, for comparison. Per position, the allocated rows come first.',
+  })
+  kind: 'allocated' | 'per_account';
+
   @ApiProperty({
     description:
       'The transaction that opened the universal lot (a split lot keeps it); `safe-harbor-shortfall` for quantity the pool did not cover (unknown basis).',
@@ -115,16 +130,20 @@ export class SafeHarborPositionDto {
   applied: boolean;
 
   @ApiProperty({
-    type: [SafeHarborLotDto],
-    description: 'The lots the account starts 2025 with, oldest first.',
+    type: 'integer',
+    description:
+      'How many lots the account starts 2025 with (rows of `kind: allocated` in `lots`, over every page).',
+    example: 3,
   })
-  lots: SafeHarborLotDto[];
+  lot_count: number;
 
   @ApiProperty({
-    type: [SafeHarborLotDto],
-    description: 'Its own per-account lots at the end of 2024, for comparison.',
+    type: 'integer',
+    description:
+      'How many per-account lots it held at the end of 2024 (rows of `kind: per_account` in `lots`, over every page).',
+    example: 2,
   })
-  per_account_lots: SafeHarborLotDto[];
+  per_account_lot_count: number;
 }
 
 export class SafeHarborAssetDto {
@@ -223,7 +242,10 @@ export class SafeHarborAllocationDto {
   })
   account_id: string | null;
 
-  @ApiProperty({ type: [SafeHarborPositionDto], description: 'Per account and asset, in fill order.' })
+  @ApiProperty({
+    type: [SafeHarborPositionDto],
+    description: 'Per account and asset, in fill order: every position, whatever the page of lots.',
+  })
   positions: SafeHarborPositionDto[];
 
   @ApiProperty({
@@ -231,4 +253,19 @@ export class SafeHarborAllocationDto {
     description: 'Per asset (always the whole tenant): pool, holdings, allocation, shortfall and excess.',
   })
   assets: SafeHarborAssetDto[];
+
+  @ApiProperty({
+    type: [SafeHarborLotDto],
+    description:
+      'One page of the positions’ lots, position by position in the order of `positions`: its allocated lots (oldest first, a shortfall lot last), then its own per-account lots.',
+  })
+  lots: SafeHarborLotDto[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Pass as `cursor` to GET (same `account_id`; the same `universal_method` while proposed) for the next page of lots; null on the last page.',
+  })
+  next_cursor: string | null;
 }

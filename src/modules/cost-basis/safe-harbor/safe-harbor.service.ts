@@ -9,6 +9,14 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
+import { CursorCodec } from '../../../common/pagination/cursor-codec.js';
+import {
+  DEFAULT_LIST_PAGE,
+  decodeListCursor,
+  listCursorPurpose,
+  pageOfList,
+  type ListPosition,
+} from '../../../common/pagination/list-page.js';
 import {
   computeSafeHarborAllocation,
   DEFAULT_COST_BASIS_METHOD,
@@ -39,6 +47,15 @@ export interface SafeHarborPositionView {
   readonly perAccountLots: readonly OpenLot[];
 }
 
+/**
+ * One row of the allocation's lots (the paged list): an allocated lot of a position, or one of
+ * its own per-account lots at the end of 2024 (for comparison).
+ */
+export interface SafeHarborLotRow {
+  readonly kind: 'allocated' | 'per_account';
+  readonly lot: AllocatedLot | OpenLot;
+}
+
 export interface SafeHarborView {
   readonly status: 'proposed' | 'confirmed';
   readonly transitionAt: Date;
@@ -47,8 +64,42 @@ export interface SafeHarborView {
   readonly confirmedAt: Date | null;
   readonly confirmedBy: string | null;
   readonly accountId: string | null;
+  /** Every position (summary figures; their lots are in `lots`, paged). */
   readonly positions: readonly SafeHarborPositionView[];
   readonly assets: readonly SafeHarborAsset[];
+  /** One page of the positions' lots: position by position, its allocated lots then its own. */
+  readonly lots: readonly SafeHarborLotRow[];
+  readonly nextCursor: string | null;
+}
+
+export interface SafeHarborPage {
+  /** Default DEFAULT_LIST_PAGE (the DTO checks 1 to MAX_LIST_PAGE). */
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+/** The lot rows of the positions, in order. */
+function lotRowsOf(positions: readonly SafeHarborPositionView[]): SafeHarborLotRow[] {
+  return positions.flatMap((p) => [
+    ...p.lots.map((lot): SafeHarborLotRow => ({ kind: 'allocated', lot })),
+    ...p.perAccountLots.map((lot): SafeHarborLotRow => ({ kind: 'per_account', lot })),
+  ]);
+}
+
+/**
+ * A row's key: its position, kind and place there, with its origin and quantity, so a cursor
+ * whose row changed (the proposal moved with the history) no longer resumes (list-page.ts).
+ */
+function lotRowKeys(rows: readonly SafeHarborLotRow[]): Map<SafeHarborLotRow, string> {
+  const keys = new Map<SafeHarborLotRow, string>();
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const group = [row.lot.accountId, row.lot.symbol, row.kind].join('\u0000');
+    const nth = (seen.get(group) ?? 0) + 1;
+    seen.set(group, nth);
+    keys.set(row, [group, nth, row.lot.originTransactionId, row.lot.quantity].join('\u0000'));
+  }
+  return keys;
 }
 
 const sum = (values: readonly string[]) => sumScaled(values.map((v) => parseScaled(v) ?? SCALED_ZERO));
@@ -60,34 +111,49 @@ export class SafeHarborService {
     private readonly ledger: LedgerService,
     private readonly refresher: RefreshService,
     private readonly clock: Clock,
+    private readonly cursors: CursorCodec,
   ) {}
 
-  /** The confirmed allocation if there is one, else the one proposed under `universalMethod`. */
+  /**
+   * The confirmed allocation if there is one, else the one proposed under `universalMethod`; one
+   * page of its lots (the positions and totals are always whole).
+   */
   async view(
     tenantId: string,
     universalMethod: CostBasisMethod | undefined,
     accountId: string | null,
+    page: SafeHarborPage = {},
   ): Promise<SafeHarborView> {
     if (accountId !== null && !(await this.accounts.findById(tenantId, accountId))) {
       throw DomainError.notFound('Account');
     }
     const confirmed = await this.ledger.safeHarborAllocation(tenantId);
+    const method = confirmed?.universalMethod ?? universalMethod ?? DEFAULT_COST_BASIS_METHOD;
+    const purpose = lotsPurpose(confirmed ? 'confirmed' : 'proposed', method, accountId);
+    // A tampered or foreign cursor is refused before the allocation is computed.
+    const after = await decodeListCursor(this.cursors, tenantId, purpose, page.cursor);
     const view = confirmed
-      ? this.confirmedView(confirmed, await this.propose(tenantId, confirmed.universalMethod))
-      : this.proposedView(await this.propose(tenantId, universalMethod ?? DEFAULT_COST_BASIS_METHOD));
+      ? this.confirmedView(confirmed, await this.propose(tenantId, method))
+      : this.proposedView(await this.propose(tenantId, method));
+    const positions =
+      accountId === null ? view.positions : view.positions.filter((p) => p.accountId === accountId);
     return {
       ...view,
       accountId,
-      positions:
-        accountId === null ? view.positions : view.positions.filter((p) => p.accountId === accountId),
+      positions,
+      ...(await this.lotsPage(tenantId, purpose, positions, page, after)),
     };
   }
 
-  /** Stores the allocation proposed now and recomputes the balances from it; 409 if one is confirmed. */
+  /**
+   * Stores the allocation proposed now and recomputes the balances from it; 409 if one is
+   * confirmed. The answer holds the first page of the lots (`limit`); its cursor continues with GET.
+   */
   async confirm(
     tenantId: string,
     universalMethod: CostBasisMethod | undefined,
     confirmedBy: string,
+    limit?: number,
   ): Promise<SafeHarborView> {
     if (await this.ledger.safeHarborAllocation(tenantId)) {
       throw new DomainError(
@@ -108,7 +174,35 @@ export class SafeHarborService {
       },
       [...new Set(allocation.positions.map((p) => p.accountId))],
     );
-    return { ...this.confirmedView(stored, allocation), accountId: null };
+    const view = this.confirmedView(stored, allocation);
+    // The purpose GET uses for the confirmed allocation of the whole tenant: the cursor continues there.
+    const purpose = lotsPurpose('confirmed', stored.universalMethod, null);
+    return {
+      ...view,
+      accountId: null,
+      ...(await this.lotsPage(tenantId, purpose, view.positions, { limit }, null)),
+    };
+  }
+
+  private async lotsPage(
+    tenantId: string,
+    purpose: string,
+    positions: readonly SafeHarborPositionView[],
+    page: SafeHarborPage,
+    after: ListPosition | null,
+  ): Promise<Pick<SafeHarborView, 'lots' | 'nextCursor'>> {
+    const rows = lotRowsOf(positions);
+    const keys = lotRowKeys(rows);
+    const { items, nextCursor } = await pageOfList(
+      this.cursors,
+      tenantId,
+      purpose,
+      rows,
+      (row) => keys.get(row)!,
+      page.limit ?? DEFAULT_LIST_PAGE,
+      after,
+    );
+    return { lots: items, nextCursor };
   }
 
   private async propose(tenantId: string, universalMethod: CostBasisMethod): Promise<SafeHarborAllocation> {
@@ -123,7 +217,9 @@ export class SafeHarborService {
     });
   }
 
-  private proposedView(allocation: SafeHarborAllocation): Omit<SafeHarborView, 'accountId'> {
+  private proposedView(
+    allocation: SafeHarborAllocation,
+  ): Omit<SafeHarborView, 'accountId' | 'lots' | 'nextCursor'> {
     return {
       status: 'proposed',
       transitionAt: allocation.transitionAt,
@@ -144,13 +240,16 @@ export class SafeHarborService {
   private confirmedView(
     stored: StoredSafeHarborAllocation,
     current: SafeHarborAllocation,
-  ): Omit<SafeHarborView, 'accountId'> {
+  ): Omit<SafeHarborView, 'accountId' | 'lots' | 'nextCursor'> {
     const keyOf = (accountId: string, symbol: string) => `${accountId}\u0000${symbol}`;
     const now = new Map(current.positions.map((p) => [keyOf(p.accountId, p.symbol), p]));
+    // Grouped in place: copying a group per lot made a large allocation quadratic (issue 27 item 10).
     const groups = new Map<string, AllocatedLot[]>();
     for (const lot of stored.lots) {
       const key = keyOf(lot.accountId, lot.symbol);
-      groups.set(key, [...(groups.get(key) ?? []), lot]);
+      const group = groups.get(key);
+      if (group) group.push(lot);
+      else groups.set(key, [lot]);
     }
     const positions = [...groups].map(([key, lots]): SafeHarborPositionView => {
       const { accountId, symbol } = lots[0];
@@ -176,9 +275,11 @@ export class SafeHarborService {
         perAccountLots: ownNow?.perAccountLots ?? [],
       };
     });
+    const lotsBySymbol = groupBy(stored.lots, (lot) => lot.symbol);
+    const positionsBySymbol = groupBy(positions, (position) => position.symbol);
     const assets = current.assets.map((asset): SafeHarborAsset => {
-      const assetLots = stored.lots.filter((l) => l.symbol === asset.symbol);
-      const assetPositions = positions.filter((p) => p.symbol === asset.symbol);
+      const assetLots = lotsBySymbol.get(asset.symbol) ?? [];
+      const assetPositions = positionsBySymbol.get(asset.symbol) ?? [];
       return {
         ...asset,
         allocatedQuantity: sum(assetPositions.map((p) => p.allocatedQuantity)).toCanonical(),
@@ -199,4 +300,23 @@ export class SafeHarborService {
       assets,
     };
   }
+}
+
+/** The cursor purpose of the allocation's lots: which allocation (status, method) and which account. */
+function lotsPurpose(
+  status: SafeHarborView['status'],
+  method: CostBasisMethod,
+  accountId: string | null,
+): string {
+  return listCursorPurpose('safe-harbor-lots', [status, method, accountId]);
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
 }

@@ -173,6 +173,53 @@ describe('EthereumConnector against a fake Etherscan and JSON-RPC', () => {
     ]);
   });
 
+  it('reads token rows without a logIndex (as Etherscan documents them): distinct transfers of one transaction stay distinct, with the same ids on every refresh', async () => {
+    const withoutLogIndex = (row: EtherscanTokenTx): EtherscanTokenTx => {
+      const { logIndex: _logIndex, ...rest } = row;
+      return rest;
+    };
+    // One transaction paying the address 2.5 USDC twice (two identical Transfer logs) and 1 USDC.
+    chain.tokens = [
+      token(4, OTHER, me, 2_500_000n, USDC),
+      token(4, OTHER, me, 2_500_000n, USDC),
+      token(4, OTHER, me, 1_000_000n, USDC),
+    ].map(withoutLogIndex);
+    chain.tokenBalances.set(`${USDC}:${me}`, 6_000_000n);
+    chain.tokenBalances.delete(`${SPAM}:${me}`);
+    const ids = async () => {
+      const result = await connector().fetch(request());
+      if (result.status !== 'ready') throw new Error('expected ready');
+      const legs = (await collect(result.pages)).filter((l) => l.symbol === 'USDC');
+      expect(legs.map((l) => [l.direction, l.amount]).sort()).toEqual([
+        ['deposit', '1'],
+        ['deposit', '2.5'],
+        ['deposit', '2.5'],
+      ]);
+      expect(result.reportedBalances?.get('USDC')).toBe('6');
+      return legs.map((l) => l.transactionId);
+    };
+    const first = await ids();
+    expect(new Set(first).size).toBe(3);
+    chain.tokens.reverse();
+    expect((await ids()).sort()).toEqual([...first].sort());
+  });
+
+  it('pages token rows without a logIndex past the 10,000-row window without losing or doubling any', async () => {
+    // 10,050 receipts of 1 unit in 2,010 blocks, 5 identical ones per transaction.
+    chain.normal = [];
+    chain.internal = [];
+    chain.tokens = Array.from({ length: 10_050 }, (_, i) => {
+      const { logIndex: _logIndex, ...row } = token(100 + Math.floor(i / 5), OTHER, me, 1n, USDC);
+      return row;
+    });
+    chain.tokenBalances.set(`${USDC}:${me}`, 10_050n);
+    const result = await connector().fetch(request());
+    if (result.status !== 'ready') throw new Error('expected ready');
+    const legs = await collect(result.pages);
+    expect(legs).toHaveLength(10_050);
+    expect(new Set(legs.map((l) => l.transactionId)).size).toBe(10_050);
+  });
+
   it.each([
     [
       'the rate limit',

@@ -3,7 +3,9 @@
  * speaking the same `module=account` actions). Base URL, chain id and API key from configuration;
  * the key is the operator's, never an end client's, and never logged (it is not in any message).
  * Pages ascending by block, 1,000 rows a page, and moves the start block forward past Etherscan's
- * 10,000-row window, dropping the rows it has already seen.
+ * 10,000-row window: the next window starts at the last block seen, whose rows it lists again, so
+ * the rows of that block kept so far are dropped first. No row is deduplicated by a key of its
+ * own: token rows may have no log index, and two identical transfers of one transaction are two.
  */
 import type {
   EtherscanInternalTx,
@@ -46,29 +48,19 @@ export class EtherscanClient {
   }
 
   normalTransactions(address: string, signal: AbortSignal): Promise<EtherscanNormalTx[]> {
-    return this.all<EtherscanNormalTx>('txlist', address, signal, (tx) => tx.hash);
+    return this.all<EtherscanNormalTx>('txlist', address, signal);
   }
 
   internalTransactions(address: string, signal: AbortSignal): Promise<EtherscanInternalTx[]> {
-    return this.all<EtherscanInternalTx>(
-      'txlistinternal',
-      address,
-      signal,
-      (tx) => `${tx.hash}:${tx.traceId ?? ''}`,
-    );
+    return this.all<EtherscanInternalTx>('txlistinternal', address, signal);
   }
 
   tokenTransfers(address: string, signal: AbortSignal): Promise<EtherscanTokenTx[]> {
-    return this.all<EtherscanTokenTx>('tokentx', address, signal, (tx) => `${tx.hash}:${tx.logIndex}`);
+    return this.all<EtherscanTokenTx>('tokentx', address, signal);
   }
 
-  private async all<T extends Row>(
-    action: Action,
-    address: string,
-    signal: AbortSignal,
-    key: (row: T) => string,
-  ): Promise<T[]> {
-    const rows = new Map<string, T>();
+  private async all<T extends Row>(action: Action, address: string, signal: AbortSignal): Promise<T[]> {
+    let rows: T[] = [];
     let startBlock = 0;
     for (;;) {
       let lastBlock = startBlock;
@@ -76,19 +68,20 @@ export class EtherscanClient {
       for (let page = 1; page * this.pageSize <= WINDOW_ROWS; page++) {
         const batch = await this.request<T>(action, address, startBlock, page, signal);
         for (const row of batch) {
-          rows.set(key(row), row);
+          rows.push(row);
           lastBlock = Math.max(lastBlock, Number(row.blockNumber));
         }
-        if (batch.length < this.pageSize) return [...rows.values()];
+        if (batch.length < this.pageSize) return rows;
         windowFull = page * this.pageSize === WINDOW_ROWS;
       }
-      // The window is exhausted: go on from the last block seen (its rows are fetched again and deduplicated).
+      // The window is exhausted: go on from the last block seen, which the next window lists whole.
       if (!windowFull || lastBlock === startBlock) {
         throw new SourceUnavailableError(
           `More than ${WINDOW_ROWS} ${action} rows in block ${startBlock}; cannot page further.`,
         );
       }
       startBlock = lastBlock;
+      rows = rows.filter((row) => Number(row.blockNumber) < startBlock);
     }
   }
 

@@ -11,10 +11,16 @@ import {
   KRAKEN_BALANCES,
   KRAKEN_LEDGER,
   KRAKEN_TRADES,
+  krakenEntry as entry,
   krakenMovement,
   krakenTrade as trade,
 } from '../../../../test/fakes/kraken-fake-server.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
+import {
+  computeBalanceSnapshots,
+  reconcileBalances,
+  reconciliationReviewReason,
+} from '../../../domain/balances/index.js';
 import {
   SourceAuthorizationError,
   SourceUnavailableError,
@@ -25,9 +31,21 @@ import { checkGenericIds, overrideApiUrls } from './ccxt-exchange.js';
 import { ExchangeConnector, INCREMENTAL_OVERLAP_MS } from './exchange.connector.js';
 import { NAMED_EXCHANGES } from './exchange.source.js';
 
-const PRICES: Record<string, string> = { 'BTC 2025-02-10': '95000', 'DOT 2025-02-15': '5' };
+const PRICES: Record<string, string> = {
+  'BTC 2025-02-10': '95000',
+  'DOT 2025-02-15': '5',
+  'ETH 2025-03-02': '2100',
+  'ETH 2025-03-05': '2200',
+  'DOT 2025-03-06': '4.5',
+  'ETH 2025-03-07': '2300',
+  'BTC 2025-03-07': '88000',
+  'USDC 2025-03-07': '1',
+};
+/** The assets the market store knows (it has no NEWCOIN at all). */
+const KNOWN_SYMBOLS = ['BTC', 'DOT', 'ETH', 'USDC', 'USDT'];
 const prices = {
   asked: [] as string[],
+  knownSymbols: async () => [...KNOWN_SYMBOLS],
   pricesOnDate: async (symbols: readonly string[], date: string) => {
     prices.asked.push(`${symbols.join(',')} ${date}`);
     return new Map(
@@ -127,6 +145,180 @@ describe('ExchangeConnector (ccxt) against a fake Kraken', () => {
       'TradesHistory ofs=2 start=-',
     ]);
     expect(prices.asked.sort()).toEqual(['BTC 2025-02-10', 'DOT 2025-02-15']);
+  });
+
+  /** Whether the account would need review: the refresh's reconciliation of these legs and balances. */
+  const reviewOf = (legs: readonly SourceTransaction[], reported: ReadonlyMap<string, string> | null) => {
+    const [snapshot] = computeBalanceSnapshots({
+      entries: legs.map((tx) => ({
+        accountId: 'a',
+        transactionId: tx.transactionId,
+        symbol: tx.symbol,
+        direction: tx.direction,
+        amount: tx.amount,
+        priceUsd: tx.priceUsd ?? '0',
+        ...(tx.feeUsd === null ? {} : { feeUsd: tx.feeUsd }),
+        timestamp: tx.occurredAt,
+      })),
+      accountIds: ['a'],
+      pricesUsd: new Map(),
+      reportedBalances: new Map([['a', reported ? Object.fromEntries(reported) : null]]),
+      computedAt: new Date('2025-04-01T00:00:00Z'),
+    });
+    return reconciliationReviewReason(reconcileBalances(snapshot!.reportedBalances!, snapshot!.assets));
+  };
+  const legsOf = async (result: Awaited<ReturnType<ExchangeConnector['fetch']>>) => {
+    if (result.status !== 'ready') throw new Error('expected ready');
+    const all: SourceTransaction[] = [];
+    for await (const page of result.pages) all.push(...page);
+    return all;
+  };
+
+  it('Kraken Earn allocation moves (a −0.5/+0.5 earn allocation pair) are no income; only the earn reward is, and the balances agree with Kraken', async () => {
+    kraken.trades = new Map([
+      trade('TE1', 'XETHZUSD', 'buy', '2025-03-01T10:00:00Z', '1.0', '2000.00', '2000.00', '8.00'),
+    ]);
+    kraken.ledger = new Map([
+      entry('LE1', 'deposit', 'ZUSD', '2025-02-28T09:00:00Z', '2008.0000'),
+      entry('LE2', 'trade', 'ZUSD', '2025-03-01T10:00:00Z', '-2000.0000', '8.0000', { refid: 'TE1' }),
+      entry('LE3', 'trade', 'XETH', '2025-03-01T10:00:00Z', '1.0000000000', undefined, { refid: 'TE1' }),
+      // Half the ETH allocated to a bonded Earn strategy: out of spot, into earn. Both legs are
+      // type earn, subtype allocation (Kraken's Ledgers shape), the same ETH, another wallet.
+      entry('LE4', 'earn', 'XETH', '2025-03-02T10:00:00Z', '-0.5000000000', undefined, {
+        subtype: 'allocation',
+        refid: 'ALLOC1',
+        wallet: 'spot / main',
+      }),
+      entry('LE5', 'earn', 'XETH', '2025-03-02T10:00:00Z', '0.5000000000', undefined, {
+        subtype: 'allocation',
+        refid: 'ALLOC1',
+        wallet: 'earn / bonded',
+      }),
+      // The strategy's reward: the only income.
+      entry('LE6', 'earn', 'XETH', '2025-03-05T00:00:00Z', '0.0010000000', undefined, {
+        subtype: 'reward',
+        wallet: 'earn / bonded',
+      }),
+    ]);
+    kraken.balances = new Map([
+      ['ZUSD', '0.0000'],
+      ['XETH', '1.0010000000'],
+    ]);
+    const result = await connector().fetch(request());
+    const legs = await legsOf(result);
+    expect(legs.map((t) => [t.transactionId, t.direction, t.symbol, t.amount, t.priceUsd])).toEqual([
+      ['trade:TE1:ETH', 'buy', 'ETH', '1', '2000'],
+      ['ledger:LE6', 'income', 'ETH', '0.001', '2200'],
+    ]);
+    // 1 + 0.001 ETH: what Kraken reports, so no review (both legs as income made it 2.001).
+    expect(result.status === 'ready' && result.reportedBalances).toEqual(new Map([['ETH', '1.001']]));
+    expect(reviewOf(legs, result.status === 'ready' ? result.reportedBalances : null)).toBeNull();
+  });
+
+  it('staking and earn assets with suffixes (ETH2.S, DOT.S, XBT.M, USDC.F) are their base asset in Ledgers and BalanceEx; the wallets of one asset are summed against the history', async () => {
+    kraken.trades = new Map([
+      trade('TS1', 'DOTUSD', 'buy', '2025-03-01T10:00:00Z', '10.0', '5.0000', '50.0000', '0.2000'),
+      trade('TS2', 'XETHZUSD', 'buy', '2025-03-01T11:00:00Z', '1.0', '2000.00', '2000.00', '8.00'),
+    ]);
+    kraken.ledger = new Map([
+      // Legacy staking: DOT moved to its staking wallet (a transfer pair), rewarded there.
+      entry('LS1', 'transfer', 'DOT', '2025-03-02T00:00:00Z', '-10.0000000000', undefined, {
+        subtype: 'spottostaking',
+      }),
+      entry('LS2', 'transfer', 'DOT.S', '2025-03-02T00:00:00Z', '10.0000000000', undefined, {
+        subtype: 'stakingfromspot',
+      }),
+      entry('LS3', 'staking', 'DOT.S', '2025-03-06T00:00:00Z', '0.1000000000'),
+      // ETH staked (ETH2.S), migrated to Earn in Kraken's words, rewarded as ETH2.S.
+      entry('LS4', 'earn', 'XETH', '2025-03-03T00:00:00Z', '-0.5000000000', undefined, {
+        subtype: 'migration',
+      }),
+      entry('LS5', 'earn', 'ETH2.S', '2025-03-03T00:00:00Z', '0.5000000000', undefined, {
+        subtype: 'migration',
+      }),
+      entry('LS6', 'staking', 'ETH2.S', '2025-03-07T00:00:00Z', '0.0020000000'),
+      // Opt-in rewards on BTC, paid into XBT.M.
+      entry('LS7', 'staking', 'XBT.M', '2025-03-07T00:00:00Z', '0.0001000000'),
+      // USDC deposited, auto-allocated to Kraken Rewards (USDC.F), rewarded there; then 20 of it
+      // allocated to a bonded strategy (USDC.B is not listed by Assets: still USDC).
+      entry('LS8', 'deposit', 'USDC', '2025-03-04T00:00:00Z', '100.00000000'),
+      entry('LS9', 'earn', 'USDC', '2025-03-04T01:00:00Z', '-100.00000000', undefined, {
+        subtype: 'autoallocation',
+      }),
+      entry('LS10', 'earn', 'USDC.F', '2025-03-04T01:00:00Z', '100.00000000', undefined, {
+        subtype: 'autoallocation',
+      }),
+      entry('LS11', 'earn', 'USDC.F', '2025-03-07T00:00:00Z', '0.50000000', undefined, {
+        subtype: 'reward',
+      }),
+      entry('LS12', 'earn', 'USDC.F', '2025-03-08T00:00:00Z', '-20.00000000', undefined, {
+        subtype: 'allocation',
+      }),
+      entry('LS13', 'earn', 'USDC.B', '2025-03-08T00:00:00Z', '20.00000000', undefined, {
+        subtype: 'allocation',
+      }),
+    ]);
+    kraken.balances = new Map([
+      ['ZUSD', '0.0000'],
+      ['DOT', '0.0000000000'],
+      ['DOT.S', '10.1000000000'],
+      ['XETH', '0.5000000000'],
+      ['ETH2.S', '0.5020000000'],
+      ['XBT.M', '0.0001000000'],
+      ['USDC', '0.00000000'],
+      ['USDC.F', '80.50000000'],
+      ['USDC.B', '20.00000000'],
+    ]);
+    const result = await connector().fetch(request());
+    const legs = await legsOf(result);
+    expect(legs.map((t) => [t.transactionId, t.direction, t.symbol, t.amount, t.priceUsd])).toEqual([
+      ['trade:TS1:DOT', 'buy', 'DOT', '10', '5'],
+      ['trade:TS2:ETH', 'buy', 'ETH', '1', '2000'],
+      ['ledger:LS8', 'deposit', 'USDC', '100', null],
+      ['ledger:LS3', 'income', 'DOT', '0.1', '4.5'],
+      ['ledger:LS11', 'income', 'USDC', '0.5', '1'],
+      ['ledger:LS6', 'income', 'ETH', '0.002', '2300'],
+      ['ledger:LS7', 'income', 'BTC', '0.0001', '88000'],
+    ]);
+    // Each asset's wallets summed: DOT.S; XETH + ETH2.S; XBT.M; USDC + USDC.F + USDC.B.
+    expect(result.status === 'ready' && result.reportedBalances).toEqual(
+      new Map([
+        ['DOT', '10.1'],
+        ['ETH', '1.002'],
+        ['BTC', '0.0001'],
+        ['USDC', '100.5'],
+      ]),
+    );
+    expect(reviewOf(legs, result.status === 'ready' ? result.reportedBalances : null)).toBeNull();
+  });
+
+  it('an asset the market store does not know fails nothing: its reward is kept without a price (a deposit of unknown basis, flagged like an unknown token), the rest is priced', async () => {
+    kraken.trades = new Map();
+    kraken.ledger = new Map([
+      entry('LN1', 'staking', 'NEWCOIN', '2025-03-06T00:00:00Z', '3.0000000000'),
+      entry('LN2', 'staking', 'DOT.S', '2025-03-06T00:00:00Z', '0.1000000000'),
+      // A withdrawal of it with a fee in it: the fee leaves unvalued, as the coins do.
+      entry('LN3', 'withdrawal', 'NEWCOIN', '2025-03-07T00:00:00Z', '-1.0000000000', '0.0100000000'),
+    ]);
+    kraken.balances = new Map([
+      ['NEWCOIN', '1.9900000000'],
+      ['DOT.S', '0.1000000000'],
+    ]);
+    const result = await connector().fetch(request());
+    const legs = await legsOf(result);
+    expect(legs.map((t) => [t.transactionId, t.direction, t.symbol, t.amount, t.priceUsd])).toEqual([
+      ['ledger:LN1', 'deposit', 'NEWCOIN', '3', null],
+      ['ledger:LN2', 'income', 'DOT', '0.1', '4.5'],
+      ['ledger:LN3', 'withdrawal', 'NEWCOIN', '1', null],
+      ['ledger:LN3:fee', 'withdrawal', 'NEWCOIN', '0.01', null],
+    ]);
+    expect(reviewOf(legs, result.status === 'ready' ? result.reportedBalances : null)).toBeNull();
+    // A known asset without a stored price that day still fails the sync (a gap in the market
+    // history is not guessed over): DOT on 2025-03-08.
+    kraken.ledger.set(...entry('LN4', 'staking', 'DOT.S', '2025-03-08T00:00:00Z', '0.1000000000'));
+    await expect(connector().fetch(request())).rejects.toThrow(
+      'No USD price for DOT on 2025-03-08 (item LN4); it is not guessed. The market history must cover it.',
+    );
   });
 
   it('a withdrawal and a deposit with a chain txid (WithdrawStatus/DepositStatus, joined by refid) are transfer legs with the chain id; the fee stays a fee', async () => {

@@ -17,18 +17,25 @@
  * last successful sync less a day of overlap (items are upserted by id, so the overlap is free).
  * What the items mean for the ledger is decided in src/domain/exchanges; non-USD quotes, crypto
  * fees and rewards take the stored daily USD price, and an item without one fails the refresh
- * naming it (the old data stays).
+ * naming it (the old data stays), unless its asset has no market at all in the store: then its
+ * rows are kept without a price (an unknown asset, flagged as an unknown token is).
+ * Kraken's asset codes (XXBT, ETH2.S, DOT.S) and its ledger types and subtypes are read with the
+ * one Kraken table its export files are read with (src/domain/exchanges/kraken.ts).
  */
 import type { Exchange, LedgerEntry, Trade, Transaction } from 'ccxt';
+import type { Decimal } from 'decimal.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import type { MarketPricesPort } from '../../../common/ports/market-prices.port.js';
 import {
   exchangeLegs,
   FIAT_CURRENCIES,
   UnpricedExchangeItemError,
+  unifiedLedgerKind,
   type ExchangeLedgerEntry,
   type ExchangeTrade,
+  type LedgerEntryRule,
 } from '../../../domain/exchanges/exchange-history.js';
+import { krakenAsset, krakenLedgerKind } from '../../../domain/exchanges/kraken.js';
 import { ExactDecimal } from '../../../domain/money/exact-decimal.js';
 import { canonicalDecimal } from '../../../domain/money/format.js';
 import {
@@ -97,6 +104,22 @@ const OFFSET_PAGING: Readonly<
  */
 const TXID_BY_REFERENCE: ReadonlySet<string> = new Set(['kraken']);
 
+/**
+ * Exchanges whose own vocabulary ccxt's unified one does not cover, and the table that reads it
+ * (the one their export files are read with too):
+ * - `asset`: the exchange's own asset code (ccxt's currency `id`) as a ledger ticker. Kraken's
+ *   ccxt codes keep the wallet suffix (`ETH2.S`, `DOT.S`, `BTC.M`): one asset, several wallets;
+ * - `ledger`: what a ledger entry means. Kraken's ccxt type is its own `type` only: Earn
+ *   allocations (type `earn`) would read as rewards; its subtype says they are moves between
+ *   the client's own wallets.
+ * Every other exchange: ccxt's unified codes and types.
+ */
+const EXCHANGE_VOCABULARY: Readonly<
+  Record<string, { asset: (exchangeCode: string) => string; ledger: LedgerEntryRule }>
+> = {
+  kraken: { asset: krakenAsset, ledger: krakenLedgerKind },
+};
+
 export interface ExchangeConnectorOptions extends ExchangeClientOptions {
   /** ccxt ids allowed beyond the named exchanges (EXCHANGE_GENERIC_IDS), as their own platforms. */
   readonly genericIds?: readonly string[];
@@ -112,7 +135,7 @@ export class ExchangeConnector implements SourceConnector {
   private readonly genericIds: readonly string[];
 
   constructor(
-    private readonly prices: Pick<MarketPricesPort, 'pricesOnDate'>,
+    private readonly prices: Pick<MarketPricesPort, 'pricesOnDate' | 'knownSymbols'>,
     private readonly options: ExchangeConnectorOptions,
   ) {
     this.genericIds = (options.genericIds ?? []).filter((id) => !(id in NAMED_EXCHANGES));
@@ -175,7 +198,7 @@ export class ExchangeConnector implements SourceConnector {
     return {
       status: 'ready',
       mode: since === undefined ? 'full' : 'incremental',
-      pages: singlePage(await this.priced(history)),
+      pages: singlePage(await this.priced(history, EXCHANGE_VOCABULARY[exchange.id]?.ledger)),
       reportedBalances: history.balances,
     };
   }
@@ -229,18 +252,46 @@ export class ExchangeConnector implements SourceConnector {
   ): Promise<History> {
     await this.call(exchange, signal, () => exchange.loadMarkets());
     const balance = await this.call(exchange, signal, () => exchange.fetchBalance());
-    const balances = new Map<string, string>();
+    const tickerOf = this.tickers(exchange);
+    // One asset may sit in several wallets, each a currency of its own (Kraken's XETH and ETH2.S,
+    // USDC and USDC.F): the ledger holds the asset, so its wallets are summed.
+    const totals = new Map<string, Decimal>();
     for (const [currency, total] of Object.entries(
       (balance.total ?? {}) as unknown as Record<string, unknown>,
     )) {
-      if (FIAT_CURRENCIES.has(currency) || total === undefined || total === null) continue;
-      const quantity = new ExactDecimal(String(total));
-      if (quantity.gt(0)) balances.set(currency, canonicalDecimal(quantity));
+      const ticker = tickerOf(currency);
+      if (FIAT_CURRENCIES.has(ticker) || total === undefined || total === null) continue;
+      totals.set(ticker, (totals.get(ticker) ?? new ExactDecimal(0)).plus(String(total)));
     }
-    const ledger = await this.ledger(exchange, since, signal);
+    const balances = new Map<string, string>();
+    for (const [ticker, quantity] of totals)
+      if (quantity.gt(0)) balances.set(ticker, canonicalDecimal(quantity));
+    const ledger = (await this.ledger(exchange, since, signal)).map((entry) => ({
+      ...entry,
+      currency: tickerOf(entry.currency),
+      ...(entry.fee?.currency ? { fee: { ...entry.fee, currency: tickerOf(entry.fee.currency) } } : {}),
+    }));
     const held = new Set([...balances.keys(), ...ledger.map((entry) => entry.currency)]);
-    const trades = await this.trades(exchange, since, signal, held);
+    const trades = (await this.trades(exchange, since, signal, held)).map((trade) => ({
+      ...trade,
+      symbol: trade.symbol
+        .split('/')
+        .map((code) => tickerOf(code))
+        .join('/'),
+      ...(trade.fee?.currency ? { fee: { ...trade.fee, currency: tickerOf(trade.fee.currency) } } : {}),
+    }));
     return { trades, ledger, balances };
+  }
+
+  /**
+   * The ledger ticker of a ccxt currency code: the code itself, or, for an exchange with its own
+   * vocabulary (EXCHANGE_VOCABULARY), its table applied to the exchange's own id of the currency
+   * (ccxt's `currencies[code].id`, e.g. Kraken's `XXBT`, `ETH2.S`; the code where ccxt lists none).
+   */
+  private tickers(exchange: Exchange): (code: string) => string {
+    const vocabulary = EXCHANGE_VOCABULARY[exchange.id];
+    if (!vocabulary) return (code) => code;
+    return (code) => vocabulary.asset(exchange.currencies?.[code]?.id ?? code);
   }
 
   private async trades(
@@ -439,20 +490,36 @@ export class ExchangeConnector implements SourceConnector {
    * The ledger legs of the history with their USD prices: a first pass records which stored daily
    * prices the mapping needs, they are read per day, and the second pass maps with them.
    */
-  private async priced(history: History): Promise<SourceTransaction[]> {
+  private async priced(
+    history: History,
+    ledgerKind: LedgerEntryRule = unifiedLedgerKind,
+  ): Promise<SourceTransaction[]> {
+    // An asset the store does not know has no price on any day: null, its rows kept unpriced.
+    const listed = new Set(await this.prices.knownSymbols());
     const wanted = new Map<string, Set<string>>();
-    exchangeLegs(history.trades, history.ledger, (symbol, date) => {
-      if (!wanted.has(date)) wanted.set(date, new Set());
-      wanted.get(date)!.add(symbol);
-      return '1';
-    });
+    exchangeLegs(
+      history.trades,
+      history.ledger,
+      (symbol, date) => {
+        if (!listed.has(symbol)) return null;
+        if (!wanted.has(date)) wanted.set(date, new Set());
+        wanted.get(date)!.add(symbol);
+        return '1';
+      },
+      ledgerKind,
+    );
     const known = new Map<string, string>();
     for (const [date, symbols] of wanted) {
       const found = await this.prices.pricesOnDate([...symbols], date);
       for (const [symbol, price] of found) known.set(`${symbol} ${date}`, price);
     }
     try {
-      return exchangeLegs(history.trades, history.ledger, (symbol, date) => known.get(`${symbol} ${date}`));
+      return exchangeLegs(
+        history.trades,
+        history.ledger,
+        (symbol, date) => (listed.has(symbol) ? known.get(`${symbol} ${date}`) : null),
+        ledgerKind,
+      );
     } catch (error) {
       if (error instanceof UnpricedExchangeItemError)
         throw new SourceUnavailableError(`${error.message} The market history must cover it.`);

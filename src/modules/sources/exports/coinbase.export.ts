@@ -5,13 +5,13 @@
  * Currency`, `Spot Price at Transaction`, `Fees and/or Spread`) and the older ones (`Total
  * (inclusive of fees)`, `Fees`; or `USD Spot Price at Transaction`, `USD Subtotal`, ...).
  */
-import { ExactDecimal } from '../../../domain/money/exact-decimal.js';
 import type { Direction } from '../../../domain/cost-basis/index.js';
 import type { SourceTransaction } from '../connectors/source-connector.js';
 import {
   collect,
   decimalText,
   FIAT,
+  readNumber,
   readTimestamp,
   rowId,
   rowsOf,
@@ -62,7 +62,8 @@ export const COINBASE_TYPES = [
   ...INTERNAL,
 ];
 
-const CONVERTED = /^Converted\s+[\d,]*\.?\d+\s+\w+\s+to\s+([\d,]*\.?\d+)\s+(\w+)/i;
+/** "Converted 1 ETH to 0.064 BTC": the amount received (read by readNumber) and its asset. */
+const CONVERTED = /^Converted\s+\S+\s+\w+\s+to\s+(\S+)\s+(\w+)/i;
 
 export const COINBASE_EXPORT: ExportFormat = {
   id: 'coinbase',
@@ -142,8 +143,9 @@ function coinbaseRow(
     );
     return null;
   }
-  const price = row.decimal(priceColumn);
-  const fee = row.decimal(feeColumn, { optional: true });
+  // Coinbase writes USD with its sign in the newer column sets (`$101.50`), bare in the older.
+  const price = row.decimal(priceColumn, { currencySign: '$' });
+  const fee = row.decimal(feeColumn, { optional: true, currencySign: '$' });
   if (!price || !fee) return null;
   const priceUsd = decimalText(price.abs());
   const feeUsd = fee.isZero() ? null : decimalText(fee.abs());
@@ -166,8 +168,12 @@ function coinbaseRow(
     );
     return null;
   }
-  const receivedAmount = new ExactDecimal(converted[1].replaceAll(',', ''));
+  const receivedAmount = readNumber(converted[1]);
   const receivedSymbol = converted[2].toUpperCase();
+  if (receivedAmount === null) {
+    row.fail('Notes', `names an amount received that is not a number ("${converted[1]}")`);
+    return null;
+  }
   const proceeds = amount.times(price.abs()).minus(fee.abs());
   if (receivedAmount.lte(0) || proceeds.lt(0)) {
     row.fail('Notes', `names an amount received that cannot be valued ("${row.text('Notes')}")`);

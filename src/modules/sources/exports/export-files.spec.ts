@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import type { SourceTransaction } from '../connectors/source-connector.js';
 import type { PriceBook } from './export-format.js';
 import { parseImportFile, type ImportParseResult } from './export-files.js';
-import { krakenAsset, krakenPair } from './kraken.export.js';
+import {
+  KRAKEN_EARN_SUBTYPES,
+  krakenAsset,
+  krakenLedgerKind,
+  krakenPair,
+} from '../../../domain/exchanges/kraken.js';
 
 const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'exports');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -162,6 +167,87 @@ describe('export files', () => {
       ]);
     });
 
+    it('Earn: an allocation pair moves nothing, the reward is income; ETH2.S and DOT.S are ETH and DOT; an unknown earn subtype is refused', () => {
+      const header =
+        '"txid","refid","time","type","subtype","aclass","asset","wallet","amount","fee","balance"';
+      const row = (
+        txid: string,
+        time: string,
+        type: string,
+        subtype: string,
+        asset: string,
+        amount: string,
+      ) =>
+        `"${txid}","R-${txid}","${time}","${type}","${subtype}","currency","${asset}","spot / main","${amount}","0","0"`;
+      const text = [
+        header,
+        row('L1', '2024-04-01 10:00:00', 'earn', 'allocation', 'XETH', '-0.5000000000'),
+        row('L2', '2024-04-01 10:00:00', 'earn', 'allocation', 'ETH2.S', '0.5000000000'),
+        row('L3', '2024-04-01 12:00:00', 'earn', 'reward', 'ETH2.S', '0.0010000000'),
+        row('L4', '2024-04-01 13:00:00', 'earn', 'migration', 'DOT.S', '10.0000000000'),
+        row('L5', '2024-04-01 14:00:00', 'earn', 'autoallocation', 'USDC.F', '-5.0000000000'),
+        row('L6', '2024-04-01 15:00:00', 'staking', '', 'DOT28.S', '-1.0000000000'),
+      ].join('\n');
+      expect(ok(parse(text)).map((t) => [t.transactionId, ...legs([t])[0]])).toEqual([
+        ['L3', '2024-04-01T12:00:00.000Z', 'ETH', 'income', '0.001', '3500', null],
+      ]);
+      const unknown = `${header}\n${row('L7', '2024-04-01 10:00:00', 'earn', '', 'XETH', '0.1')}`;
+      expect(errorsOf(parse(unknown))).toEqual([
+        [
+          2,
+          'subtype',
+          '"subtype" is "", a subtype of "earn" this importer does not take; known: reward, allocation, deallocation, migration, autoallocation',
+        ],
+      ]);
+    });
+
+    it('reads a Ledgers row exactly as the exchange source reads it from Kraken’s API: income or not, for every type, subtype and sign', () => {
+      const header = '"txid","refid","time","type","subtype","aclass","asset","amount","fee","balance"';
+      const types = [
+        'staking',
+        'reward',
+        'earn',
+        'dividend',
+        'invite bonus',
+        'transfer',
+        'deposit',
+        'withdrawal',
+      ];
+      const subtypes = [
+        '',
+        'reward',
+        'allocation',
+        'deallocation',
+        'migration',
+        'autoallocation',
+        'spottostaking',
+      ];
+      for (const type of types)
+        for (const subtype of subtypes)
+          for (const amount of ['0.5', '-0.5']) {
+            const result = parse(
+              `${header}\n"L1","R1","2024-04-01 10:00:00","${type}","${subtype}","currency","ETH2.S","${amount}","0","0"`,
+            );
+            const fromFile = result.ok ? result.transactions.map((t) => t.direction) : ['refused'];
+            const kind = krakenLedgerKind({
+              id: 'L1',
+              timestamp: Date.parse('2024-04-01T10:00:00Z'),
+              type,
+              currency: 'ETH',
+              amount: amount.replace('-', ''),
+              direction: amount.startsWith('-') ? 'out' : 'in',
+              info: { type, subtype, asset: 'ETH2.S', amount },
+            });
+            const fromApi = {
+              reward: ['income'],
+              deposit: ['deposit'],
+              withdrawal: ['withdrawal'],
+              none: type === 'earn' && !KRAKEN_EARN_SUBTYPES[subtype] ? ['refused'] : [],
+            }[kind];
+            expect([type, subtype, amount, fromFile]).toEqual([type, subtype, amount, fromApi]);
+          }
+    });
+
     it('names Kraken assets and pairs as tickers', () => {
       expect(
         ['XXBT', 'XBT.M', 'ETH2.S', 'DOT28.S', 'XXDG', 'USDC.M', 'ZUSD', 'SOL'].map(krakenAsset),
@@ -281,6 +367,66 @@ describe('export files', () => {
   });
 
   describe('errors: all or nothing, by line and column', () => {
+    it('refuses a misread number in every layout, naming the line and the column (a decimal comma, a letter O, a foreign unit)', () => {
+      const swap = (text: string, pairs: [string, string][]) =>
+        pairs.reduce((out, [from, to]) => {
+          expect(out).toContain(from);
+          return out.replace(from, to);
+        }, text);
+      const comma = '; a comma separates thousands only (1,234.5), the decimal separator is a point';
+      const letter = '; a letter among the digits is not a number';
+      // The issue's two: `-0,015` was stored as 15, `-0.01O5000000` as 0.01.
+      const kraken = swap(fixture('kraken-ledgers.csv'), [
+        ['"XXBT","-0.0400000000"', '"XXBT","-0,015"'],
+        [
+          '"XXBT","-0.0100000000","0.0001000000","0.0299000000"',
+          '"XXBT","-0.01O5000000","0.0001000000","0.0299000000"',
+        ],
+      ]);
+      expect(errorsOf(parse(kraken))).toEqual([
+        [5, 'amount', `"amount" must be a number (got "-0,015")${comma}`],
+        [10, 'amount', `"amount" must be a number (got "-0.01O5000000")${letter}`],
+      ]);
+      const trades = swap(fixture('kraken-trades.csv'), [['"0.10000000"', '"0,1"']]);
+      expect(errorsOf(parse(trades))).toEqual([[2, 'vol', `"vol" must be a number (got "0,1")${comma}`]]);
+      const coinbase = swap(fixture('coinbase-2024.csv'), [
+        ['$101.50', '"$101,50"'],
+        ['Staking Income,SOL,0.05', 'Staking Income,SOL,0.O5'],
+      ]);
+      expect(errorsOf(parse(coinbase))).toEqual([
+        [4, 'Price at Transaction', `"Price at Transaction" must be a number (got "$101,50")${comma}`],
+        [5, 'Quantity Transacted', `"Quantity Transacted" must be a number (got "0.O5")`],
+      ]);
+      const gemini = swap(fixture('gemini.csv'), [
+        [',0.05 BTC,,0.05 BTC,', ',0.05 ETH,,0.05 BTC,'],
+        ['(0.02 BTC)', '"(0,02 BTC)"'],
+      ]);
+      expect(errorsOf(parse(gemini))).toEqual([
+        [3, 'BTC Amount BTC', '"BTC Amount BTC" must be a number (got "0.05 ETH")'],
+        [5, 'BTC Amount BTC', '"BTC Amount BTC" must be a number (got "(0,02 BTC)")'],
+      ]);
+      const bitstamp = swap(fixture('bitstamp.csv'), [['2.00000000,ETH', '"2,00000000",ETH']]);
+      expect(errorsOf(parse(bitstamp))).toEqual([
+        [3, 'Amount', `"Amount" must be a number (got "2,00000000")${comma}`],
+      ]);
+      const convert = swap(fixture('coinbase-2023.csv'), [
+        ['Converted 1 ETH to 0.064 BTC', '"Converted 1 ETH to 0,064 BTC"'],
+      ]);
+      expect(errorsOf(parse(convert))).toEqual([
+        [14, 'Notes', '"Notes" names an amount received that is not a number ("0,064")'],
+      ]);
+    });
+
+    it('the native CSV is strict too: no separators, signs or letters in its numbers', () => {
+      const native = (amount: string) =>
+        `transactionId,timestamp,symbol,direction,amount,price\nt1,2024-01-02T03:04:05Z,BTC,buy,"${amount}",100\n`;
+      for (const amount of ['-0,015', '0.01O5000000', '1,234.5', '-1', '1e3', '.5'])
+        expect(errorsOf(parse(native(amount)))).toEqual([
+          [2, 'amount', 'amount must be a decimal number > 0 (digits and an optional fraction, e.g. 0.5)'],
+        ]);
+      expect(ok(parse(native('0.0105'))).map((t) => t.amount)).toEqual(['0.0105']);
+    });
+
     it('reports a missing column, a bad number, a bad date and an unknown type together, and returns no transactions', () => {
       const text = [
         '"txid","refid","time","type","subtype","aclass","asset","amount","fee","balance"',
@@ -299,7 +445,7 @@ describe('export files', () => {
         [
           5,
           'type',
-          '"type" is "margin", a type this importer does not take (margin, futures and adjustments are not imported); known: trade, spend, receive, deposit, withdrawal, staking, earn, dividend, invite bonus, transfer',
+          '"type" is "margin", a type this importer does not take (margin, futures and adjustments are not imported); known: trade, spend, receive, deposit, withdrawal, staking, reward, earn, dividend, invite bonus, transfer',
         ],
       ]);
       const coinbaseWithoutFees = [
@@ -347,21 +493,23 @@ describe('export files', () => {
 describe('export numbers and dates', () => {
   it('reads money, units, separators and parentheses exactly, and refuses anything else', async () => {
     const { readNumber } = await import('./export-format.js');
-    const read = (raw: string) => readNumber(raw)?.toString() ?? null;
+    const read = (raw: string, affixes = {}) => readNumber(raw, affixes)?.toString() ?? null;
+    const usd = { currencySign: '$' };
+    const btc = { unit: 'BTC' };
+    expect([
+      read('$1,234.50', usd),
+      read('($2,200.00)', usd),
+      read('(0.02 BTC)', btc),
+      read('0.05 BTC', btc),
+      read('-4'),
+      read('-$5.70', usd),
+      read('0.000000000000000000000000000001'),
+    ]).toEqual(['1234.5', '-2200', '-0.02', '0.05', '-4', '-5.7', '1e-30']);
+    // A currency sign or a unit only where the column writes one (the reader is told which).
+    expect([read('$1,234.50'), read('0.05 BTC'), read('0.05 ETH', btc)]).toEqual([null, null, null]);
     expect(
-      [
-        '$1,234.50',
-        '($2,200.00)',
-        '(0.02 BTC)',
-        '0.05 BTC',
-        '-4',
-        '-$5.70',
-        '0.000000000000000000000000000001',
-      ].map(read),
-    ).toEqual(['1234.5', '-2200', '-0.02', '0.05', '-4', '-5.7', '1e-30']);
-    expect(['1e5', '1,5', '(5', '5)', '--5', '12,34.5', 'abc', '', '1.2.3', '0x10'].map(read)).toEqual(
-      Array(10).fill(null),
-    );
+      ['1e5', '1,5', '(5', '5)', '--5', '12,34.5', 'abc', '', '1.2.3', '0x10'].map((t) => read(t)),
+    ).toEqual(Array(10).fill(null));
   });
 
   it('refuses impossible calendar days whatever the offset', () => {

@@ -97,38 +97,77 @@ export class ExportRow {
   }
 
   /**
-   * A number of the export: an optional sign or parentheses (negative), an optional currency sign
-   * or unit (`$1,234.50`, `(0.5 BTC)`), thousands separators. Null (and an error) when it is not one.
+   * A number of the export, read by readNumber with the column's own currency sign or unit (a
+   * Gemini `BTC Amount BTC` column writes `(0.02 BTC)`, a Coinbase price `$101.50`). Null (and
+   * an error naming the line and the column) when it is not one: nothing is guessed.
    */
-  decimal(column: string, options: { optional?: boolean } = {}): Decimal | null {
+  decimal(column: string, options: { optional?: boolean } & NumberAffixes = {}): Decimal | null {
     const raw = this.text(column);
     if (raw === '') {
       if (options.optional) return new ExactDecimal(0);
       this.fail(column, 'is empty; a number is required');
       return null;
     }
-    const value = readNumber(raw);
-    if (value === null) this.fail(column, `must be a number (got "${raw}")`);
+    const value = readNumber(raw, options);
+    if (value === null) this.fail(column, `must be a number (got "${raw}")${numberHint(raw, options)}`);
     return value;
   }
 }
 
-const NUMBER =
-  /^(-)?\(?(-)?(?:[$€£]|[A-Z]{2,10} )?(-)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?: ?[A-Z0-9]{2,10})?\)?$/;
+/** What a column may write around its digits: a currency sign before, or a unit after one space. */
+export interface NumberAffixes {
+  /** E.g. `$`: `$1,234.50`, `-$5`, `($7.70)`. */
+  readonly currencySign?: string;
+  /** E.g. `BTC`: `0.05 BTC`, `(0.02 BTC)`. */
+  readonly unit?: string;
+}
 
-/** Exact decimal of an export's number text, or null. */
-export function readNumber(raw: string): Decimal | null {
-  const text = raw.trim();
-  const match = NUMBER.exec(text);
-  // Parentheses mean a negative only as a pair around the whole value.
-  const parenthesised = text.startsWith('(') || text.startsWith('-(');
-  if (!match || parenthesised !== text.endsWith(')')) return null;
-  const [, minus1, minus2, minus3, integer, fraction] = match;
-  if ([minus1, minus2, minus3].filter(Boolean).length > 1) return null;
-  const negative = Boolean(minus1 || minus2 || minus3) || parenthesised;
-  const digits = integer.replaceAll(',', '') + (fraction ? `.${fraction}` : '');
-  const value = new ExactDecimal(digits);
-  return negative ? value.negated() : value;
+/** Digits with thousands separators only in well-formed groups (`1,234,567`), or plain digits. */
+const MAGNITUDE = String.raw`(?:[1-9]\d{0,2}(?:,\d{3})+|\d+)(?:\.\d+)?`;
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const NUMBER_SHAPES = new Map<string, RegExp>();
+
+/** The shape of a number with these affixes (compiled once per pair). */
+function numberShape({ currencySign, unit }: NumberAffixes): RegExp {
+  const key = `${currencySign ?? ''}\u0000${unit ?? ''}`;
+  let shape = NUMBER_SHAPES.get(key);
+  if (!shape) {
+    const bodies = [`${currencySign ? `(?:${escape(currencySign)})?` : ''}(${MAGNITUDE})`];
+    if (unit) bodies.push(`(${MAGNITUDE}) ${escape(unit)}`);
+    const body = bodies.length === 1 ? bodies[0] : `(?:${bodies.join('|')})`;
+    shape = new RegExp(`^(?:(-)?${body}|\\(${body}\\))$`);
+    NUMBER_SHAPES.set(key, shape);
+  }
+  return shape;
+}
+
+/**
+ * The one number reader of every export layout (docs/sources.md, "Numbers"): exact, and strict.
+ *
+ *   number    = ["-"] body | "(" body ")"          (parentheses: a negative)
+ *   body      = [currencySign] magnitude | magnitude " " unit
+ *   magnitude = (digits | lead ("," 3 digits)+) ["." digits]     lead: 1-9 and at most two digits
+ *
+ * Anything else is null: a decimal comma (`-0,015`), a letter among the digits (`0.01O5`), an
+ * exponent, a sign in the wrong place, a unit or currency sign the column does not write. The
+ * value is exact however many digits it has (decimal.js does not round on construction).
+ */
+export function readNumber(raw: string, affixes: NumberAffixes = {}): Decimal | null {
+  const match = numberShape(affixes).exec(raw);
+  if (!match) return null;
+  const [, minus, ...magnitudes] = match;
+  const magnitude = magnitudes.find((m) => m !== undefined)!;
+  const parenthesised = raw.startsWith('(');
+  const value = new ExactDecimal(magnitude.replaceAll(',', ''));
+  return minus || parenthesised ? value.negated() : value;
+}
+
+/** A hint for the two misreadings a person would not spot: a decimal comma, a letter for a digit. */
+function numberHint(raw: string, affixes: NumberAffixes): string {
+  if (/^[-(]?[$€£]?\d+,\d+\)?$/.test(raw) && readNumber(raw, affixes) === null)
+    return '; a comma separates thousands only (1,234.5), the decimal separator is a point';
+  if (/\d[A-Za-z]+\d/.test(raw)) return '; a letter among the digits is not a number';
+  return '';
 }
 
 /** Text of an exact decimal as the ledger stores it. */

@@ -84,12 +84,17 @@ function amountOf(row: ExportRow, asset: string) {
     row.fail('Symbol', `names ${asset} but the file has no "${column}" column`);
     return null;
   }
-  return row.decimal(column);
+  return row.decimal(column, geminiAffixes(asset));
+}
+
+/** Gemini writes USD as `$1,234.50` and every other asset with its code after: `(0.02 BTC)`. */
+function geminiAffixes(asset: string) {
+  return asset === 'USD' ? { currencySign: '$', unit: 'USD' } : { unit: asset };
 }
 
 function feeOf(row: ExportRow, asset: string) {
   const column = [`Fee (${asset}) ${asset}`, `Trading Fee (${asset}) ${asset}`].find((c) => row.has(c));
-  return column ? row.decimal(column, { optional: true }) : new ExactDecimal(0);
+  return column ? row.decimal(column, { optional: true, ...geminiAffixes(asset) }) : new ExactDecimal(0);
 }
 
 function geminiRow(row: ExportRow, id: string, assets: ReadonlySet<string>, prices: PriceBook) {

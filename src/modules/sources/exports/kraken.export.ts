@@ -1,8 +1,17 @@
 /**
  * Kraken's History → Export files (docs/sources.md, "Kraken"): `ledgers.csv` (one row per balance
  * change; the legs of one trade share a `refid`) and `trades.csv` (one row per fill, with its pair).
+ * Asset codes and what each ledger type and subtype means come from the one Kraken table the
+ * exchange source reads Kraken's API with (src/domain/exchanges/kraken.ts).
  */
 import type { Decimal } from 'decimal.js';
+import {
+  KRAKEN_EARN_SUBTYPES,
+  KRAKEN_LEDGER_TYPES,
+  krakenAsset,
+  krakenLedgerMeaning,
+  krakenPair,
+} from '../../../domain/exchanges/kraken.js';
 import { ExactDecimal } from '../../../domain/money/exact-decimal.js';
 import {
   collect,
@@ -18,101 +27,6 @@ import {
   type ExportRow,
   type PriceBook,
 } from './export-format.js';
-
-/** Kraken's legacy X/Z-prefixed codes and its own names, as the tickers the ledger uses. */
-const ALIASES: Record<string, string> = {
-  XXBT: 'BTC',
-  XBT: 'BTC',
-  XETH: 'ETH',
-  ETH2: 'ETH',
-  XXDG: 'DOGE',
-  XDG: 'DOGE',
-  XLTC: 'LTC',
-  XXRP: 'XRP',
-  XXLM: 'XLM',
-  XETC: 'ETC',
-  XXMR: 'XMR',
-  XZEC: 'ZEC',
-  XREP: 'REP',
-  XMLN: 'MLN',
-  ZUSD: 'USD',
-  ZEUR: 'EUR',
-  ZGBP: 'GBP',
-  ZCAD: 'CAD',
-  ZJPY: 'JPY',
-  ZAUD: 'AUD',
-  ZCHF: 'CHF',
-};
-
-/** `XXBT` → BTC, `DOT.S` / `DOT28.S` / `USDC.M` / `ETH2.S` → DOT, DOT, USDC, ETH (staked or earning balances). */
-export function krakenAsset(raw: string): string {
-  let code = raw.trim().toUpperCase();
-  const suffix = /^([A-Z0-9]+?)(\d{2})?\.(S|M|F|B|P|HOLD)$/.exec(code);
-  if (suffix) code = suffix[1];
-  return ALIASES[code] ?? code;
-}
-
-const QUOTES = [
-  'ZUSD',
-  'ZEUR',
-  'ZGBP',
-  'ZCAD',
-  'ZJPY',
-  'XXBT',
-  'XETH',
-  'USDT',
-  'USDC',
-  'USD',
-  'EUR',
-  'GBP',
-  'CAD',
-  'JPY',
-  'AUD',
-  'CHF',
-  'XBT',
-  'ETH',
-  'DAI',
-  'DOT',
-];
-
-/** `XXBTZUSD` → [BTC, USD]; `ETHXBT` → [ETH, BTC]; `SOL/USD` → [SOL, USD]; null when no quote is known. */
-export function krakenPair(pair: string): [string, string] | null {
-  const text = pair.trim().toUpperCase();
-  if (text.includes('/')) {
-    const [baseCode, quoteCode] = text.split('/');
-    return baseCode && quoteCode ? [krakenAsset(baseCode), krakenAsset(quoteCode)] : null;
-  }
-  if (/^X[A-Z]{3}[XZ][A-Z]{3}$/.test(text) && (ALIASES[text.slice(0, 4)] || ALIASES[text.slice(4)]))
-    return [krakenAsset(text.slice(0, 4)), krakenAsset(text.slice(4))];
-  for (const quote of QUOTES) {
-    if (text.endsWith(quote) && text.length > quote.length)
-      return [krakenAsset(text.slice(0, -quote.length)), krakenAsset(quote)];
-  }
-  return null;
-}
-
-/** `earn` subtypes that only move coins between Kraken's own wallets. */
-const EARN_MOVES = new Set(['allocation', 'deallocation', 'migration', 'autoallocation']);
-const TRANSFER_MOVES = new Set([
-  'spottostaking',
-  'stakingfromspot',
-  'stakingtospot',
-  'spotfromstaking',
-  'spotfromfutures',
-  'spottofutures',
-]);
-export const KRAKEN_LEDGER_TYPES = [
-  'trade',
-  'spend',
-  'receive',
-  'deposit',
-  'withdrawal',
-  'staking',
-  'earn',
-  'dividend',
-  'invite bonus',
-  'transfer',
-];
 
 export const KRAKEN_LEDGERS_EXPORT: ExportFormat = {
   id: 'kraken-ledgers',
@@ -200,24 +114,26 @@ function ledgerRow(row: ExportRow, type: string, prices: PriceBook) {
     return null;
   }
   if (!occurredAt || !leg) return null;
-  if (type === 'earn' && EARN_MOVES.has(subtype)) return null;
-  if (type === 'transfer' && TRANSFER_MOVES.has(subtype)) return null;
+  const meaning = krakenLedgerMeaning(type, subtype, leg.amount.isNegative() ? 'out' : 'in');
+  if (meaning === 'unsupported') {
+    row.fail(
+      'subtype',
+      `is "${row.text('subtype')}", a subtype of "${row.text('type')}" this importer does not take; known: ${Object.keys(KRAKEN_EARN_SUBTYPES).join(', ')}`,
+    );
+    return null;
+  }
+  // Moves between the client's own Kraken wallets, and a reward type's negative amount: nothing.
+  if (meaning === 'internal' || meaning === 'not_income' || meaning === 'trade') return null;
   if (FIAT.has(leg.symbol)) return null;
   const id = row.text('txid');
   const base = { transactionId: id, symbol: leg.symbol, occurredAt };
-  if (type === 'deposit' || type === 'withdrawal' || type === 'transfer') {
+  if (meaning === 'deposit' || meaning === 'withdrawal' || meaning === 'delisting') {
     if (leg.amount.isZero()) return null;
-    if (type === 'transfer' && leg.amount.isPositive())
-      // An airdrop or a fork's coins: income at the day's price.
-      return storedPriceLeg(row, 'amount', prices, {
-        ...base,
-        direction: 'income',
-        amount: decimalText(leg.amount),
-      });
     const inbound = leg.amount.isPositive();
     const moved = inbound ? leg.amount.minus(leg.fee) : leg.amount.abs();
     const legs = [];
-    if (moved.isPositive())
+    // decimal.js calls zero positive: a row whose fee took it all moves nothing.
+    if (moved.gt(0))
       legs.push({
         ...base,
         direction: inbound ? ('deposit' as const) : ('withdrawal' as const),
@@ -226,7 +142,7 @@ function ledgerRow(row: ExportRow, type: string, prices: PriceBook) {
         feeUsd: null,
         transferId: null,
       });
-    if (!inbound && leg.fee.isPositive()) {
+    if (!inbound && leg.fee.gt(0)) {
       // The network fee of a withdrawal is a disposal of the asset at its value (docs/cost-basis.md).
       const fee = storedPriceLeg(row, 'fee', prices, {
         ...base,
@@ -239,9 +155,10 @@ function ledgerRow(row: ExportRow, type: string, prices: PriceBook) {
     }
     return legs;
   }
-  // staking, earn (reward), dividend, invite bonus: income at the day's stored price, net of its fee.
+  // A reward (staking, earn reward, dividend, invite bonus; a transfer in: an airdrop or a fork's
+  // coins): income at the day's stored price, net of its fee.
   const net = leg.amount.minus(leg.fee);
-  if (!net.isPositive()) return null;
+  if (!net.gt(0)) return null;
   return storedPriceLeg(row, 'amount', prices, { ...base, direction: 'income', amount: decimalText(net) });
 }
 

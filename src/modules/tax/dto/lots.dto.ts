@@ -1,10 +1,17 @@
-import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
+import { ListPageQueryDto } from '../../../common/pagination/list-page.dto.js';
 import { COST_BASIS_METHODS, type CostBasisMethod } from '../../../domain/cost-basis/index.js';
 import { TaxReportQueryDto } from './tax-queries.dto.js';
 
-/** `account_id` or `identity` (default: the tenant), `asset`, `method`: as for the gains report, without a year. */
-export class LotsQueryDto extends OmitType(TaxReportQueryDto, ['tax_year'] as const) {}
+/**
+ * `account_id` or `identity` (default: the tenant), `asset`, `method`: as for the gains report,
+ * without a year; `limit` and `cursor` (the lots are paged).
+ */
+export class LotsQueryDto extends IntersectionType(
+  OmitType(TaxReportQueryDto, ['tax_year'] as const),
+  ListPageQueryDto,
+) {}
 
 export class HarvestingQueryDto extends LotsQueryDto {
   @ApiPropertyOptional({
@@ -170,12 +177,25 @@ class LotsScopeDto {
 export class LotsReportDto extends LotsScopeDto {
   @ApiProperty({
     type: [LotDto],
-    description: 'Open lots per account and asset, in the order the method would sell them.',
+    description:
+      'Open lots per account and asset, in the order the method would sell them on `as_of` (the method in force then; LTFO: the lots long-term on that date first, then the short-term ones, each highest unit basis first).',
   })
   lots: LotDto[];
 
-  @ApiProperty({ type: [LotTotalsDto], description: 'Per asset: the lots summed (they equal the balances).' })
+  @ApiProperty({
+    type: [LotTotalsDto],
+    description:
+      'Per asset: every lot summed, whatever the page (they equal the balances; `lots` counts them all).',
+  })
   totals: LotTotalsDto[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Pass as `cursor` (with the same other parameters) for the next page of lots; null on the last page.',
+  })
+  next_cursor: string | null;
 }
 
 export class HarvestingCandidateDto extends LotDto {
@@ -220,16 +240,35 @@ export class HarvestingReportDto extends LotsScopeDto {
   @ApiProperty({ enum: ['ignore', 'assume'], description: 'How wash-sale rules were treated.' })
   wash_sale: 'ignore' | 'assume';
 
-  @ApiProperty({ type: [HarvestingCandidateDto], description: 'Lots at a loss, largest loss first.' })
+  @ApiProperty({
+    type: [HarvestingCandidateDto],
+    description: 'One page of the lots at a loss, largest loss first.',
+  })
   candidates: HarvestingCandidateDto[];
 
-  @ApiProperty({ description: 'Sum of the short-term candidates’ losses (USD, exact).', example: '10500' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Candidates over every page (the losses below sum all of them).',
+    example: 2,
+  })
+  candidate_lots: number;
+
+  @ApiProperty({
+    description: 'Sum of the short-term candidates’ losses, every page (USD, exact).',
+    example: '10500',
+  })
   short_term_loss_usd: string;
 
-  @ApiProperty({ description: 'Sum of the long-term candidates’ losses (USD, exact).', example: '0' })
+  @ApiProperty({
+    description: 'Sum of the long-term candidates’ losses, every page (USD, exact).',
+    example: '0',
+  })
   long_term_loss_usd: string;
 
-  @ApiProperty({ description: 'Sum of the candidates’ allowable losses (USD, exact).', example: '10500' })
+  @ApiProperty({
+    description: 'Sum of the candidates’ allowable losses, every page (USD, exact).',
+    example: '10500',
+  })
   allowable_loss_usd: string;
 
   @ApiProperty({ type: 'integer', description: 'Lots left out: their basis is unknown.', example: 0 })
@@ -244,4 +283,12 @@ export class HarvestingReportDto extends LotsScopeDto {
 
   @ApiProperty({ description: 'What the figures assume, in words.' })
   note: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Pass as `cursor` (with the same other parameters) for the next page of candidates; null on the last page.',
+  })
+  next_cursor: string | null;
 }

@@ -21,6 +21,7 @@ import {
   type ValidatorConstraintInterface,
   type ValidationArguments,
 } from 'class-validator';
+import { toInteger } from '../../../common/validation/query-transforms.js';
 import { DEFAULT_1099_DA_PAGE, MAX_1099_DA_PAGE } from '../form-1099-da-page.js';
 
 /** A four-digit year; the range (2009 up to the current year) is checked against the clock by the service. */
@@ -105,9 +106,7 @@ export class Form8949QueryDto extends TaxReportQueryDto {
   format?: 'json' | 'csv';
 }
 
-/** Query-string integers: digits only; anything else stays a string and fails @IsInt. */
-const toInteger = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^-?\d{1,9}$/.test(value) ? Number(value) : value;
+const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_1099_DA_PAGE}.`;
 
 /**
  * The account selection, year and method of the reconciliation (no asset: every line of the file
@@ -123,9 +122,9 @@ export class Form1099DaQueryDto extends OmitType(TaxReportQueryDto, ['asset'] as
   })
   @IsOptional()
   @Transform(toInteger)
-  @IsInt({ message: 'limit must be an integer.' })
-  @Min(1, { message: `limit must be from 1 to ${MAX_1099_DA_PAGE}.` })
-  @Max(MAX_1099_DA_PAGE, { message: `limit must be from 1 to ${MAX_1099_DA_PAGE}.` })
+  @IsInt({ message: LIMIT_MESSAGE })
+  @Min(1, { message: LIMIT_MESSAGE })
+  @Max(MAX_1099_DA_PAGE, { message: LIMIT_MESSAGE })
   limit?: number;
 
   @ApiPropertyOptional({

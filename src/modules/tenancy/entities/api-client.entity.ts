@@ -37,10 +37,12 @@ export class ApiClientEntity {
   secretRotatedAt: Date | null;
 
   /**
-   * Incremented by every secret rotation; tokens carry the generation they were issued under
-   * (claim `sgen`) and earlier generations are refused, so a rotation revokes them. A counter
+   * Incremented by every secret rotation and every disable; tokens carry the generation they were
+   * issued under (claim `sgen`) and earlier generations are refused, so a rotation revokes them,
+   * and a disable revokes them for good (re-enabling the client does not revive them). A counter
    * rather than comparing `iat` with secretRotatedAt: `iat` has whole seconds, and a token issued
-   * in the same second as the rotation, after it, must stay valid.
+   * in the same second as the rotation (or re-enable), after it, must stay valid, and one issued
+   * in the same second before a disable must not.
    */
   @Column({ type: 'integer', default: 0 })
   secretGeneration: number;
