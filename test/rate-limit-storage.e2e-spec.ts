@@ -38,7 +38,7 @@ const WINDOW_MS = 60_000;
 describeWithRedis('RedisFailureCounter', () => {
   it('answers as the memory counter does, and counts in memory when Redis is unreachable', async () => {
     const { Redis } = await import('ioredis');
-    const options = { startWaitMs: 1000, probeIntervalMs: 1000 };
+    const options = { commandTimeoutMs: 250, startWaitMs: 1000, probeIntervalMs: 1000 };
     const link = new RedisLink(new Redis(process.env.REDIS_URL!, { enableOfflineQueue: false }), options);
     await link.onModuleInit();
     const memory = new MemoryFailureCounter();

@@ -199,4 +199,33 @@ describeWithRedis('rate limits when Redis stops answering and comes back (servic
       lines.restore();
     }
   }, 30_000);
+
+  it('a command that "times out" only because the event loop was held leaves Redis in use', async () => {
+    const lines = redisLines();
+    const module = await limitsWith(process.env.REDIS_URL!);
+    try {
+      const storage = module.get<ThrottlerStorage>(getStorageToken());
+      const link = module.get(RedisLink);
+      expect(link.available).toBe(true);
+      const hit = storage.increment('client:c', MINUTE_MS, LIMIT, MINUTE_MS, 'default');
+      // Held from a check-phase callback: on the next turn the command's timer runs before the
+      // socket, where Redis' answer has been waiting, is read.
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          const until = performance.now() + 1_000; // 4 × REDIS_TIMEOUT_MS
+          while (performance.now() < until) {
+            // a request computing
+          }
+          resolve();
+        }),
+      );
+      await hit;
+      expect(link.available).toBe(true);
+      expect(lines.warnings).toEqual([]);
+      expect((await burst(storage, 'client:c', 1))[0]!.ms).toBeLessThan(250); // Redis, at once
+    } finally {
+      await module.close();
+      lines.restore();
+    }
+  });
 });

@@ -40,7 +40,11 @@ const REDIS_PROBE_INTERVAL_MS = 1_000;
                 connectTimeout: 2000,
                 retryStrategy: (times) => Math.min(times * 100, 2000),
               }),
-              { startWaitMs: 1000, probeIntervalMs: REDIS_PROBE_INTERVAL_MS },
+              {
+                commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+                startWaitMs: 1000,
+                probeIntervalMs: REDIS_PROBE_INTERVAL_MS,
+              },
             )
           : null,
     },

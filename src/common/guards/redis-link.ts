@@ -1,10 +1,13 @@
 import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { LoopTime } from '../clock/event-loop-stalls.js';
 
 /** Where the limits are kept now: in Redis (shared by every instance) or in this instance's memory. */
 export type LimitStore = 'redis' | 'memory';
 
 export interface RedisLinkOptions {
+  /** The client's command timeout (REDIS_TIMEOUT_MS). */
+  readonly commandTimeoutMs: number;
   /** How long a start waits for Redis' first answer before counting in memory (ms). */
   readonly startWaitMs: number;
   /** While Redis is unreachable: how often it is asked again (ms). */
@@ -91,10 +94,18 @@ export class RedisLink implements OnModuleInit, OnApplicationShutdown {
    */
   async run<T>(command: (redis: Redis) => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
     if (this.state === 'up' && this.redis.status === 'ready') {
+      const waited = new LoopTime();
       try {
         return await command(this.redis);
       } catch (error) {
-        this.lost(causeOf(error));
+        // A timeout that is only the event loop held meanwhile (the answer is waiting unread on
+        // the socket: timers run first after a stall) is no outage: this one check is counted
+        // in memory, Redis stays in use.
+        const stalled =
+          (error as Error | undefined)?.message === 'Command timed out' &&
+          waited.stalledMs() > 0 &&
+          waited.elapsedMs() < this.options.commandTimeoutMs;
+        if (!stalled) this.lost(causeOf(error));
       }
     }
     this.memoryAnswers += 1;
