@@ -37,6 +37,10 @@ export async function createApp(
     {
       bodyParser: false,
       return503OnClosing: true,
+      // A failed start rejects (Nest has logged it) instead of Nest ending the process with 1 on
+      // its own: main.ts chooses the status (78 when the database refuses DATABASE_URL's
+      // credentials), and a test's failed app fails its test instead of ending Jest.
+      abortOnError: false,
       logger: options.logs === false && !options.logDestination ? false : createServiceLogger(logging),
     },
   );

@@ -12,7 +12,8 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli/cli.module.js';
-import { ConfigValidationError, loadConfig } from './config/app-config.js';
+import { ConfigValidationError } from './config/app-config.js';
+import { loadStartupConfig } from './config/startup-config.js';
 import { DomainError } from './common/errors/domain-error.js';
 import { DATA_DIR_LOCKED_EXIT_CODE, DataDirectoryLockedError } from './database/data-dir-lock.js';
 
@@ -37,7 +38,7 @@ function describeError(error: unknown): string {
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = loadStartupConfig();
   } catch (error) {
     console.error(describeError(error));
     process.exit(error instanceof ConfigValidationError ? 78 : 1);

@@ -2,16 +2,18 @@ import './runtime-check.js'; // first: a too-old Node stops here, before anythin
 import './common/tracing/register.js'; // second: tracing, when configured, hooks Nest, Express and pg before they load
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigValidationError, loadConfig } from './config/app-config.js';
+import { ConfigValidationError } from './config/app-config.js';
+import { loadStartupConfig } from './config/startup-config.js';
 import { createApp } from './app.factory.js';
 import { lockEmbeddedDataDirectory } from './database/data-source-options.js';
+import { DatabaseConfigurationError } from './database/database-startup.js';
 import { DATA_DIR_LOCKED_EXIT_CODE, DataDirectoryLockedError } from './database/data-dir-lock.js';
 
 async function bootstrap(): Promise<void> {
   const startedAt = Date.now();
   let config;
   try {
-    config = loadConfig();
+    config = loadStartupConfig();
   } catch (error) {
     if (error instanceof ConfigValidationError) {
       console.error(error.message);
@@ -29,7 +31,15 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await createApp(config);
+  let app;
+  try {
+    app = await createApp(config);
+  } catch (error) {
+    // Said in one line when it happened (database-startup.ts); EX_CONFIG like any other
+    // configuration error. Anything else ends the process with 1, as an unhandled rejection.
+    if (error instanceof DatabaseConfigurationError) process.exit(78);
+    throw error;
+  }
   await app.listen(config.PORT, config.HOST);
   const logger = new Logger('Bootstrap');
   const base = `http://localhost:${config.PORT}`;

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { jest } from '@jest/globals';
 import { createTestSchema, SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
 
 describe('platform: envelope, errors, status, limits (e2e)', () => {
@@ -157,6 +159,69 @@ describe('rate limiting (e2e)', () => {
       .expect(429);
     expect(res.headers['retry-after']).toBeDefined();
     expect(res.body).toMatchObject({ isError: true, statusCode: 429 });
+  });
+});
+
+// Design §12: Redis down → the limits carry on in memory, never a wait or a 500 (issue 27 item 12).
+describe('Redis unreachable: a server that accepts and never answers (e2e)', () => {
+  let t: TestApp;
+  let silent: Server;
+  const sockets = new Set<Socket>();
+  const consoleError = jest.spyOn(console, 'error');
+  beforeAll(async () => {
+    silent = createServer((socket) => {
+      sockets.add(socket); // held open, never answered
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    t = await startTestApp({
+      REDIS_URL: `redis://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      RATE_LIMIT_PER_MINUTE: '4',
+      RATE_LIMIT_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+    consoleError.mockRestore();
+  });
+
+  const timed = async <T>(call: () => PromiseLike<T>) => {
+    const startedAt = performance.now();
+    const answer = await call();
+    return { answer, ms: performance.now() - startedAt };
+  };
+
+  it('answers within a second, limits in memory, readiness says so, no raw ioredis lines', async () => {
+    const issued = await timed(() =>
+      t.http.post('/v1/api/token').send({
+        clientId: SANDBOX.partner.clientId,
+        clientSecret: SANDBOX.partner.secret,
+      }),
+    );
+    expect(issued.answer.status).toBe(200);
+    expect(issued.ms).toBeLessThan(1_000);
+    const token = issued.answer.body.result.accessToken as string;
+    const statuses = [];
+    for (let i = 0; i < 5; i++) {
+      const { answer, ms } = await timed(() =>
+        t.http.get('/api/status').set('Authorization', `Bearer ${token}`),
+      );
+      expect(ms).toBeLessThan(1_000);
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+
+    const ready = await t.http.get('/health/ready').expect(200);
+    expect(ready.body.info.rateLimits).toEqual({ status: 'up', store: 'memory', redis: 'unreachable' });
+    const admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
+    const metrics = await t.http.get('/metrics').set('Authorization', `Bearer ${admin}`).expect(200);
+    expect(metrics.text).toMatch(/^cas_redis_up 0$/m);
+    expect(metrics.text).toMatch(/^cas_rate_limit_memory_fallbacks_total [1-9]\d*$/m);
+    expect(
+      consoleError.mock.calls.filter((call) => String(call[0]).includes('[ioredis] Unhandled error event')),
+    ).toEqual([]);
   });
 });
 

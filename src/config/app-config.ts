@@ -85,6 +85,16 @@ export class AppConfig {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
+  /**
+   * How long a rate-limit check waits for Redis before it is counted in memory (and Redis is
+   * taken as unreachable until it answers again). Never more than a second (design §12).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(1000)
+  REDIS_TIMEOUT_MS = 250;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 

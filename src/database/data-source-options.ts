@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import pg from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
+import { eventLoopStalledMs, LoopTime } from '../common/clock/event-loop-stalls.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { createPGliteDriverModule } from './pglite-driver.js';
@@ -40,6 +41,8 @@ export class FailFastClient extends pg.Client {
   private readonly readTimeoutMillis: number;
   /** performance.now() at each query submitted and not finished yet, oldest first. */
   private readonly submittedAt: number[] = [];
+  /** eventLoopStalledMs() at each of those submissions: the stalls since then are not waiting. */
+  private readonly stalledAtSubmit: number[] = [];
 
   constructor(config?: string | (pg.ClientConfig & { readTimeoutMillis?: number })) {
     super(config);
@@ -52,6 +55,7 @@ export class FailFastClient extends pg.Client {
     const result = this.submit(args);
     if (watched) {
       this.submittedAt.push(performance.now());
+      this.stalledAtSubmit.push(eventLoopStalledMs());
       watchdog.add(this);
     }
     return result as never;
@@ -59,14 +63,19 @@ export class FailFastClient extends pg.Client {
 
   /**
    * Called by the watchdog: closes the connection when its oldest unfinished query was submitted
-   * `readTimeoutMillis` ago or more. False once the client has nothing in flight.
+   * `readTimeoutMillis` ago or more, not counting the time the event loop was held meanwhile
+   * (event-loop-stalls.ts): after a stall the watchdog runs before the socket is read, and an
+   * answer that came during the stall must not be taken for silence. False once the client has
+   * nothing in flight.
    */
   expireIfSilent(now: number): boolean {
     this.settle();
     const oldest = this.submittedAt[0];
     if (oldest === undefined) return false;
-    if (now - oldest < this.readTimeoutMillis) return true;
+    const stalled = eventLoopStalledMs() - this.stalledAtSubmit[0]!;
+    if (now - oldest - stalled < this.readTimeoutMillis) return true;
     this.submittedAt.length = 0;
+    this.stalledAtSubmit.length = 0;
     this.connection.stream.destroy();
     return false;
   }
@@ -100,9 +109,75 @@ export class FailFastClient extends pg.Client {
       _sentQueryQueue?: unknown[];
     };
     const inFlight = (active ? 1 : 0) + (queued?.length ?? 0) + (sent?.length ?? 0);
-    while (this.submittedAt.length > inFlight) this.submittedAt.shift();
+    while (this.submittedAt.length > inFlight) {
+      this.submittedAt.shift();
+      this.stalledAtSubmit.shift();
+    }
   }
 }
+
+/** node-postgres' failures to get a connection within `connectionTimeoutMillis` (pool and client). */
+const CONNECTION_TIMEOUT =
+  /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout|timeout expired)$/;
+/** A request gets a fresh wait at most this often, so repeated stalls cannot hold it for ever. */
+const STALL_RETRIES = 3;
+
+/**
+ * node-postgres' pool, whose connection timeout (`connectionTimeoutMillis`: the wait for a free
+ * connection, or the opening of a new one) counts only the time the event loop was free. Its
+ * timers fire first thing after a stall, before the loop reads the sockets: a connection released
+ * or opened during the stall was there, and the request still got "timeout exceeded when trying
+ * to connect" (a 503 "The database is unavailable") from a database that was up. Such a timeout,
+ * when the loop was free for less than the timeout, starts a fresh wait instead (at most
+ * STALL_RETRIES times); a timeout the loop could have seen through is the database's, as before.
+ */
+export class StallTolerantPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(
+    callback: (
+      error: Error | undefined,
+      client: pg.PoolClient | undefined,
+      done: (release?: unknown) => void,
+    ) => void,
+  ): void;
+  override connect(
+    callback?: (
+      error: Error | undefined,
+      client: pg.PoolClient | undefined,
+      done: (release?: unknown) => void,
+    ) => void,
+  ): Promise<pg.PoolClient> | void {
+    if (!callback) {
+      return new Promise((resolve, reject) =>
+        this.connect((error, client) => (error ? reject(error) : resolve(client!))),
+      );
+    }
+    const timeoutMs = this.options.connectionTimeoutMillis ?? 0;
+    let retries = 0;
+    const attempt = (): void => {
+      const waited = new LoopTime();
+      super.connect((error, client, done) => {
+        if (
+          error &&
+          timeoutMs > 0 &&
+          retries < STALL_RETRIES &&
+          CONNECTION_TIMEOUT.test(error.message) &&
+          waited.stalledMs() > 0 &&
+          waited.elapsedMs() < timeoutMs
+        ) {
+          retries += 1;
+          attempt();
+          return;
+        }
+        callback(error, client, done);
+      });
+    };
+    attempt();
+  }
+}
+
+/** The pg module as TypeORM loads it, with the pool above. */
+const STALL_TOLERANT_PG: typeof pg = Object.create(pg, { Pool: { value: StallTolerantPool } });
 
 /** The clients with queries in flight, and one timer for all of them while there are any. */
 const watchdog = new (class {
@@ -150,6 +225,7 @@ export function buildDataSourceOptions(
     const searchPath = config.DATABASE_SCHEMA ? `-c search_path=${config.DATABASE_SCHEMA}` : undefined;
     return {
       ...common,
+      driver: STALL_TOLERANT_PG,
       url: config.DATABASE_URL,
       poolSize: config.DATABASE_POOL_SIZE,
       connectTimeoutMS: config.DATABASE_TIMEOUT_MS,

@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { InstanceSecretEntity } from './instance-secret.entity.js';
 import { InstanceSecretsService } from './instance-secrets.service.js';
-import { DataDirectoryLockedError } from './data-dir-lock.js';
+import { openWithRetries, START_ATTEMPTS, START_RETRY_DELAY_MS } from './database-startup.js';
 
 /** Any fixed 64-bit number: the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK_KEY = 7_204_119_001;
@@ -52,16 +52,34 @@ export const OPEN_DATABASE_ON_DEMAND = Symbol('OPEN_DATABASE_ON_DEMAND');
       inject: [AppConfig, { token: OPEN_DATABASE_ON_DEMAND, optional: true }],
       useFactory: (config: AppConfig, onDemand?: boolean) => ({
         ...buildDataSourceOptions(config),
-        // A data directory held by another process does not free itself within the retries.
-        toRetry: (error: unknown) => !(error instanceof DataDirectoryLockedError),
+        // The factory retries itself (openWithRetries): one line with the cause per failed
+        // attempt, and none for credentials the server refuses; TypeORM's own retries log only
+        // "Unable to connect" with the cause in a stack trace.
+        toRetry: () => false,
         // The CLI reports failures itself; TypeORM's own log would put SQL on its stdout.
         ...(onDemand ? { manualInitialization: true, logging: false } : {}),
       }),
       dataSourceFactory: async (options) => {
-        const dataSource = new DataSource(options!);
-        return (options as { manualInitialization?: boolean }).manualInitialization
-          ? dataSource
-          : openDatabase(dataSource);
+        if ((options as { manualInitialization?: boolean }).manualInitialization) {
+          return new DataSource(options!);
+        }
+        const logger = new Logger('Database');
+        return openWithRetries(
+          async () => {
+            const dataSource = new DataSource(options!);
+            try {
+              return await openDatabase(dataSource);
+            } catch (error) {
+              if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);
+              throw error;
+            }
+          },
+          {
+            attempts: START_ATTEMPTS,
+            delayMs: START_RETRY_DELAY_MS,
+            log: { warn: (f, m) => logger.warn(f, m), error: (f, m) => logger.error(f, m) },
+          },
+        );
       },
     }),
     TypeOrmModule.forFeature([InstanceSecretEntity]),

@@ -1,5 +1,5 @@
-import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import type { RedisLink } from './redis-link.js';
 
 /**
  * Counts failures (wrong client secrets, missing or invalid bearer tokens) per key in fixed
@@ -7,9 +7,10 @@ import type { Redis } from 'ioredis';
  * caller reports, after the fact, and can be asked without counting: a correct secret or a valid
  * token never uses up a limit, and is refused only when its own address has failed too often.
  *
- * In memory, or in Redis when REDIS_URL is set so the limits hold across instances. Redis being
- * unreachable fails open (the request goes on, logged): these limits slow guessing down, they must
- * not take authentication down with them.
+ * In memory, or in Redis when REDIS_URL is set so the limits hold across instances. While Redis is
+ * unreachable they are counted in this instance's memory (RedisLink: at once, no request waits
+ * for Redis, one warning for the outage): these limits slow guessing down, they must neither take
+ * authentication down with them nor stop counting.
  */
 export abstract class FailureCounter {
   /** Failures of `key` in its current window, and the whole seconds until that window ends (0, 0 without one). */
@@ -99,29 +100,30 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then return {0, 0} end
 return {tonumber(redis.call('GET', KEYS[1]) or '0'), ttl}`;
 
-export class RedisFailureCounter extends FailureCounter {
-  private readonly logger = new Logger('FailureCounter');
-
-  constructor(private readonly redis: Redis) {
+export class RedisFailureCounter extends FailureCounter implements OnApplicationShutdown {
+  constructor(
+    private readonly link: RedisLink,
+    private readonly inMemory: MemoryFailureCounter = new MemoryFailureCounter(),
+  ) {
     super();
   }
 
-  async usage(key: string): Promise<FailureWindow> {
-    try {
-      return windowOf(await this.redis.eval(USAGE, 1, key));
-    } catch (error) {
-      this.logger.warn({ err: (error as Error).message }, 'failure counter unavailable; not limiting');
-      return NO_WINDOW;
-    }
+  usage(key: string): Promise<FailureWindow> {
+    return this.link.run(
+      async (redis) => windowOf(await redis.eval(USAGE, 1, key)),
+      () => this.inMemory.usage(key),
+    );
   }
 
-  async recordFailure(key: string, windowMs: number): Promise<FailureWindow> {
-    try {
-      return windowOf(await this.redis.eval(RECORD, 1, key, String(windowMs)));
-    } catch (error) {
-      this.logger.warn({ err: (error as Error).message }, 'failure counter unavailable; not counted');
-      return NO_WINDOW;
-    }
+  recordFailure(key: string, windowMs: number): Promise<FailureWindow> {
+    return this.link.run(
+      async (redis) => windowOf(await redis.eval(RECORD, 1, key, String(windowMs))),
+      () => this.inMemory.recordFailure(key, windowMs),
+    );
+  }
+
+  onApplicationShutdown(): void {
+    this.inMemory.onApplicationShutdown();
   }
 }
 

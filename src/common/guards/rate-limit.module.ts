@@ -1,59 +1,69 @@
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Redis } from 'ioredis';
 import { AppConfig } from '../../config/app-config.js';
 import type { ServiceRequest } from '../http/request-context.js';
 import { bucketOf, isPublicRoute } from './rate-limit.guard.js';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage.js';
 import { FailureCounter, MemoryFailureCounter, RedisFailureCounter } from './failure-counter.js';
+import { FailoverThrottlerStorage } from './failover.storage.js';
+import { RedisLink } from './redis-link.js';
 
-const REDIS_CLIENT = Symbol('RATE_LIMIT_REDIS');
 const MINUTE_MS = 60_000;
 
+/** While Redis is unreachable, it is asked again this often. */
+const REDIS_PROBE_INTERVAL_MS = 1_000;
+
 /**
- * The Redis client of the limits (when REDIS_URL is set) and the failure counter of the token
- * endpoints and the bearer guard. Global: the auth guard (root module) and the token service (auth
- * module) share one counter.
+ * The Redis link of the limits (when REDIS_URL is set; null otherwise) and the failure counter of
+ * the token endpoints and the bearer guard. Global: the auth guard (root module) and the token
+ * service (auth module) share one counter; readiness and the metrics read the link's state.
+ *
+ * The client never makes a request wait for Redis (design §12): no offline queue (a command while
+ * disconnected fails at once and is counted in memory), no resending after a reconnection, every
+ * command bounded by REDIS_TIMEOUT_MS. It reconnects on its own, at most every 2 s.
  */
 @Global()
 @Module({
   providers: [
     {
-      provide: FailureCounter,
-      inject: [REDIS_CLIENT],
-      useFactory: (redis: Redis | null): FailureCounter =>
-        redis ? new RedisFailureCounter(redis) : new MemoryFailureCounter(),
-    },
-    {
-      provide: REDIS_CLIENT,
+      provide: RedisLink,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
+      useFactory: (config: AppConfig): RedisLink | null =>
         config.REDIS_URL
-          ? new Redis(config.REDIS_URL, {
-              maxRetriesPerRequest: 2,
-              enableOfflineQueue: true,
-              connectTimeout: 2000,
-            })
+          ? new RedisLink(
+              new Redis(config.REDIS_URL, {
+                enableOfflineQueue: false,
+                maxRetriesPerRequest: 0,
+                commandTimeout: config.REDIS_TIMEOUT_MS,
+                connectTimeout: 2000,
+                retryStrategy: (times) => Math.min(times * 100, 2000),
+              }),
+              {
+                commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+                startWaitMs: 1000,
+                probeIntervalMs: REDIS_PROBE_INTERVAL_MS,
+              },
+            )
           : null,
     },
+    {
+      provide: FailureCounter,
+      inject: [RedisLink],
+      useFactory: (link: RedisLink | null): FailureCounter =>
+        link ? new RedisFailureCounter(link) : new MemoryFailureCounter(),
+    },
   ],
-  exports: [REDIS_CLIENT, FailureCounter],
+  exports: [RedisLink, FailureCounter],
 })
-export class RateLimitStorageModule implements OnApplicationShutdown {
-  constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis | null) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.redis?.quit().catch(() => this.redis?.disconnect());
-  }
-}
+export class RateLimitStorageModule {}
 
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      inject: [AppConfig, REDIS_CLIENT],
-      useFactory: (config: AppConfig, redis: Redis | null) => {
+      inject: [AppConfig, RedisLink],
+      useFactory: (config: AppConfig, link: RedisLink | null) => {
         const reflector = new Reflector();
         return {
           throttlers: [
@@ -78,8 +88,9 @@ export class RateLimitStorageModule implements OnApplicationShutdown {
           // One counter per client across all routes: every request counts toward one quota.
           generateKey: (_context, tracker, throttlerName) =>
             `${config.RATE_LIMIT_PREFIX}:${throttlerName}:${tracker}`,
-          // Both storages count in fixed windows, so one instance limits exactly as a Redis-backed pair.
-          storage: redis ? new ThrottlerStorageRedisService(redis) : new FixedWindowThrottlerStorage(),
+          // Both storages count in fixed windows, so one instance limits exactly as a Redis-backed
+          // pair; with Redis, its outages are counted in memory (FailoverThrottlerStorage).
+          storage: link ? new FailoverThrottlerStorage(link) : new FixedWindowThrottlerStorage(),
         };
       },
       imports: [RateLimitStorageModule],

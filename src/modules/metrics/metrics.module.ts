@@ -3,7 +3,7 @@
  *
  * Owns: the registry of this instance, the HTTP request middleware, the sync-run counters the
  * refresh engine reports to (SyncMetrics), the gauges read at scrape time (simulation pool,
- * database pool), and `GET /metrics` (admin scope). Never: labels carrying ids (account, tenant,
+ * database pool, where the rate limits are kept), and `GET /metrics` (admin scope). Never: labels carrying ids (account, tenant,
  * client, raw URLs): every label takes values from a short fixed set, so the series stay bounded.
  * Also flushes the trace spans at shutdown when tracing is on (src/common/tracing). Global, so a
  * module reports with one injected service and no import.
@@ -14,6 +14,7 @@ import { SimulationModule } from '../simulation/simulation.module.js';
 import { HttpMetrics } from './http-metrics.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsRegistry } from './metrics.registry.js';
+import { RateLimitGauges } from './rate-limit-gauges.js';
 import { RuntimeGauges } from './runtime-gauges.js';
 import { SyncMetrics } from './sync-metrics.js';
 
@@ -21,7 +22,7 @@ import { SyncMetrics } from './sync-metrics.js';
 @Module({
   imports: [SimulationModule],
   controllers: [MetricsController],
-  providers: [MetricsRegistry, HttpMetrics, SyncMetrics, RuntimeGauges, TracingLifecycle],
+  providers: [MetricsRegistry, HttpMetrics, SyncMetrics, RuntimeGauges, RateLimitGauges, TracingLifecycle],
   exports: [HttpMetrics, SyncMetrics],
 })
 export class MetricsModule {}

@@ -43,7 +43,7 @@ describe('SourceSchedules', () => {
   it('applies REFRESH_SCHEDULES field by field over the table', () => {
     const schedules = new SourceSchedules(
       config(
-        '{"exchange": {"maxConcurrent": 5, "backoff": {"capMs": 3600000}}, "newsource": {"intervalMs": 60000}}',
+        '{"exchange": {"maxConcurrent": 5, "backoff": {"capMs": 3600000}}, "csv": {"intervalMs": 60000}}',
       ),
     );
     expect(schedules.of('exchange')).toEqual({
@@ -51,14 +51,25 @@ describe('SourceSchedules', () => {
       maxConcurrent: 5,
       backoff: { ...SOURCE_SCHEDULES.exchange.backoff, capMs: 3_600_000 },
     });
-    expect(schedules.of('newsource')).toEqual({ ...DEFAULT_SOURCE_SCHEDULE, intervalMs: MINUTE });
+    expect(schedules.of('csv')).toEqual({ ...SOURCE_SCHEDULES.csv, intervalMs: MINUTE });
   });
 
+  const SOURCES = '(sources: bitcoin, csv, ethereum, exchange, sandbox)';
+  const SETTINGS = '(settings: intervalMs, maxConcurrent, backoff)';
   it.each([
-    ['not json', 'REFRESH_SCHEDULES must be a JSON object keyed by source.'],
-    ['[1]', 'REFRESH_SCHEDULES must be a JSON object keyed by source.'],
-    ['{"csv": 3}', 'REFRESH_SCHEDULES.csv must be an object.'],
-    ['{"csv": {"every": 1}}', 'REFRESH_SCHEDULES.csv.every is not a setting.'],
+    ['not json', `REFRESH_SCHEDULES must be a JSON object keyed by source ${SOURCES}.`],
+    ['[1]', `REFRESH_SCHEDULES must be a JSON object keyed by source ${SOURCES}.`],
+    ['{"kraken": {"intervalMs": 60000}}', `REFRESH_SCHEDULES.kraken is not a source ${SOURCES}.`],
+    ['{"csv": 3}', `REFRESH_SCHEDULES.csv must be an object ${SETTINGS}.`],
+    ['{"csv": {"every": 1}}', `REFRESH_SCHEDULES.csv.every is not a setting ${SETTINGS}.`],
+    [
+      '{"csv": {"backoff": []}}',
+      'REFRESH_SCHEDULES.csv.backoff must be an object (settings: baseMs, capMs, jitter).',
+    ],
+    [
+      '{"csv": {"backoff": {"factor": 2}}}',
+      'REFRESH_SCHEDULES.csv.backoff.factor is not a setting (settings: baseMs, capMs, jitter).',
+    ],
     [
       '{"csv": {"maxConcurrent": 0}}',
       'REFRESH_SCHEDULES.csv.maxConcurrent must be an integer from 1 to 100.',

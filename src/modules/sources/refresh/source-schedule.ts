@@ -87,7 +87,10 @@ export function backoffDelayMs(backoff: SourceBackoff, failures: number, random:
   return Math.round(delay * (1 - backoff.jitter * random));
 }
 
-/** Thrown at start-up when REFRESH_SCHEDULES is not what it must be; names the field. */
+/**
+ * Thrown when REFRESH_SCHEDULES is not what it must be; names the field. The service checks it
+ * before Nest starts (config/startup-config.ts): a configuration error, exit 78.
+ */
 export class InvalidScheduleError extends Error {
   override name = 'InvalidScheduleError';
 }
@@ -160,36 +163,51 @@ function check(schedule: SourceSchedule, source: string): SourceSchedule {
   return schedule;
 }
 
+const SETTINGS: readonly string[] = ['intervalMs', 'maxConcurrent', 'backoff'];
+const BACKOFF_SETTINGS: readonly string[] = ['baseMs', 'capMs', 'jitter'];
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * `{"<source>": {"intervalMs"?, "maxConcurrent"?, "backoff"?: {"baseMs"?, "capMs"?, "jitter"?}}}`:
- * each field given replaces the table's (or the default's) value.
+ * each field given replaces the table's value. Only the table's sources: a misspelt one would
+ * otherwise be ignored without a word. Every refusal names the field and what it may be.
  */
 export function parseOverrides(text: string): Record<string, Override> {
+  const sources = Object.keys(SOURCE_SCHEDULES).sort();
+  const valid = (keys: readonly string[], what: string) => `(${what}: ${keys.join(', ')})`;
+  const settings = valid(SETTINGS, 'settings');
+  const backoffSettings = valid(BACKOFF_SETTINGS, 'settings');
+  const notAnObject = `REFRESH_SCHEDULES must be a JSON object keyed by source ${valid(sources, 'sources')}.`;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new InvalidScheduleError('REFRESH_SCHEDULES must be a JSON object keyed by source.');
+    throw new InvalidScheduleError(notAnObject);
   }
-  if (!isObject(parsed))
-    throw new InvalidScheduleError('REFRESH_SCHEDULES must be a JSON object keyed by source.');
-  const known = new Set(['intervalMs', 'maxConcurrent', 'backoff']);
-  const knownBackoff = new Set(['baseMs', 'capMs', 'jitter']);
+  if (!isObject(parsed)) throw new InvalidScheduleError(notAnObject);
   return Object.fromEntries(
     Object.entries(parsed).map(([source, value]): [string, Override] => {
-      if (!isObject(value)) throw new InvalidScheduleError(`REFRESH_SCHEDULES.${source} must be an object.`);
+      if (!Object.hasOwn(SOURCE_SCHEDULES, source))
+        throw new InvalidScheduleError(
+          `REFRESH_SCHEDULES.${source} is not a source ${valid(sources, 'sources')}.`,
+        );
+      if (!isObject(value))
+        throw new InvalidScheduleError(`REFRESH_SCHEDULES.${source} must be an object ${settings}.`);
       for (const key of Object.keys(value))
-        if (!known.has(key))
-          throw new InvalidScheduleError(`REFRESH_SCHEDULES.${source}.${key} is not a setting.`);
+        if (!SETTINGS.includes(key))
+          throw new InvalidScheduleError(`REFRESH_SCHEDULES.${source}.${key} is not a setting ${settings}.`);
       const backoff = value.backoff ?? {};
       if (!isObject(backoff))
-        throw new InvalidScheduleError(`REFRESH_SCHEDULES.${source}.backoff must be an object.`);
+        throw new InvalidScheduleError(
+          `REFRESH_SCHEDULES.${source}.backoff must be an object ${backoffSettings}.`,
+        );
       for (const key of Object.keys(backoff))
-        if (!knownBackoff.has(key))
-          throw new InvalidScheduleError(`REFRESH_SCHEDULES.${source}.backoff.${key} is not a setting.`);
+        if (!BACKOFF_SETTINGS.includes(key))
+          throw new InvalidScheduleError(
+            `REFRESH_SCHEDULES.${source}.backoff.${key} is not a setting ${backoffSettings}.`,
+          );
       return [
         source,
         (base) =>
