@@ -231,6 +231,9 @@ export class RefreshService {
         'A refresh or import of this account is running; retry in a moment.',
       );
     }
+    // From here the account is the import's until its write lands: say so, an operator looks here
+    // when an account answers 409.
+    this.logger.log({ accountId, tenantId, rows: transactions.length }, 'Import started');
     try {
       const written = await this.writer.persist(
         account,
