@@ -101,6 +101,7 @@ export class SandboxAccountsSeed implements OnModuleInit {
       dataVersion: 0,
       refreshLeaseUntil: null,
       refreshLeaseOwner: null,
+      refreshLeaseImport: null,
       reviewReason: null,
       reviewSince: null,
       refreshFailures: 0,
