@@ -44,4 +44,14 @@ async function bootstrap(): Promise<void> {
   }
 }
 
-void bootstrap();
+// A start-up that fails ends the process with 1, its cause logged. Not left to Node's default for
+// an unhandled rejection: once the application runs, those are logged and the service goes on
+// (UnhandledRejections), which would leave a process that never listens.
+bootstrap().catch((error: unknown) => {
+  Logger.error(
+    `The service could not start: ${error instanceof Error ? error.message : String(error)}`,
+    error instanceof Error ? error.stack : undefined,
+    'Bootstrap',
+  );
+  process.exit(1);
+});
