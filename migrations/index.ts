@@ -14,6 +14,7 @@ import { WebhooksAndOutbox1796000000000 } from './1796000000000-WebhooksAndOutbo
 import { CostBasisElections1796200000000 } from './1796200000000-CostBasisElections.js';
 import { LotSelections1796300000000 } from './1796300000000-LotSelections.js';
 import { SafeHarborAllocation1796500000000 } from './1796500000000-SafeHarborAllocation.js';
+import { RefreshLeaseImport1796630000000 } from './1796630000000-RefreshLeaseImport.js';
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InitialTenancy1795261121274,
   MarketData1795262110787,
@@ -29,4 +30,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   CostBasisElections1796200000000,
   LotSelections1796300000000,
   SafeHarborAllocation1796500000000,
+  RefreshLeaseImport1796630000000,
 ];

@@ -36,7 +36,7 @@ async function bootstrap(): Promise<void> {
     app = await createApp(config);
   } catch (error) {
     // Said in one line when it happened (database-startup.ts); EX_CONFIG like any other
-    // configuration error. Anything else ends the process with 1, as an unhandled rejection.
+    // configuration error. Anything else ends the process with 1 (the catch below).
     if (error instanceof DatabaseConfigurationError) process.exit(78);
     throw error;
   }
@@ -54,4 +54,14 @@ async function bootstrap(): Promise<void> {
   }
 }
 
-void bootstrap();
+// A start-up that fails ends the process with 1, its cause logged. Not left to Node's default for
+// an unhandled rejection: once the application runs, those are logged and the service goes on
+// (UnhandledRejections), which would leave a process that never listens.
+bootstrap().catch((error: unknown) => {
+  Logger.error(
+    `The service could not start: ${error instanceof Error ? error.message : String(error)}`,
+    error instanceof Error ? error.stack : undefined,
+    'Bootstrap',
+  );
+  process.exit(1);
+});

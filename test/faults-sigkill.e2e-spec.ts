@@ -8,8 +8,14 @@
  * kill and restart.
  *
  * Kill moments: fractions of the time an uninterrupted import takes (measured first, so the
- * moments scale with the machine), and on Postgres also the moment Postgres shows the import's
- * INSERTs running (inside the write transaction: nothing may survive).
+ * moments scale with the machine), the moment the import has taken the account's lease (its log
+ * line "Import started"), and on Postgres also the moment Postgres shows the import's INSERTs
+ * running (inside the write transaction: nothing may survive).
+ *
+ * An import killed while it held the account (issue 27 item 13) leaves nothing, and after the
+ * restart the account says so (`error`, "… did not finish") and takes the file again at once: the
+ * dead process's lease is no 409 for 5 minutes, and the scheduler never marks the empty account
+ * `synced`.
  */
 import pg from 'pg';
 import { freeFixedPort, startService, tempDataDir, type ServiceProcess } from './support/process.js';
@@ -64,8 +70,14 @@ describe('SIGKILL during a CSV import (e2e, process)', () => {
   let importMs = 0;
   const report: string[] = [];
 
-  /** On a port outside the ephemeral range: parallel suites' listen(0) cannot take it meanwhile. */
-  const start = async () => startService(db.env, 60_000, { port: await freeFixedPort() });
+  /**
+   * On a port outside the ephemeral range: parallel suites' listen(0) cannot take it meanwhile.
+   * Info lines (an import's "Import started"); the scheduler on, as an operator runs it.
+   */
+  const start = async () =>
+    startService({ ...db.env, LOG_LEVEL: 'info', SCHEDULER_ENABLED: 'true' }, 60_000, {
+      port: await freeFixedPort(),
+    });
 
   async function token(clientId: string, secret: string): Promise<string> {
     const res = await fetch(`${service.base}/v1/api/token`, {
@@ -144,11 +156,12 @@ describe('SIGKILL during a CSV import (e2e, process)', () => {
     if (balances.status === 200) {
       balance = body.result!.balances.find((b) => b.symbol === 'BTC')?.balance ?? null;
     } else {
-      // Nothing imported: the account still waits for its first data, so there is no balance.
-      expect({ status: balances.status, reason: body.responseException?.exceptionMessage.reason }).toEqual({
-        status: 422,
-        reason: 'initial_sync_pending',
-      });
+      // Nothing imported: no balance. The account still waits for its first data, or (killed
+      // after the import took the account) says that import did not finish.
+      expect(balances.status).toBe(422);
+      expect(['initial_sync_pending', 'initial_sync_failed']).toContain(
+        body.responseException?.exceptionMessage.reason,
+      );
     }
     if (sql && db.schema) {
       const stored = await sql.query<{ rows: string; snapshots: string; quantity: string | null }>(
@@ -207,6 +220,43 @@ describe('SIGKILL during a CSV import (e2e, process)', () => {
       report.push(`killed after ${delay} ms: import ${status}, ${rows} rows after restart`);
     },
   );
+
+  /** The account as the admin API shows it. */
+  async function adminView(accountId: string): Promise<{ syncStatus: string; lastError: string | null }> {
+    const res = await fetch(`${service.base}/admin/accounts/${accountId}?tenant=sandbox`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { syncStatus: string; lastError: string | null };
+  }
+
+  it('killed while the import holds the account: after a restart the account says the import did not finish and takes the file again at once', async () => {
+    const accountId = await createAccount();
+    const from = service.output().length;
+    const answered = startImport(accountId);
+    const startedAt = Date.now();
+    // The import took the account's lease: it logs "Import started" (its rows are being written).
+    while (!/"msg":"Import started"/.test(service.output().slice(from))) {
+      expect(Date.now() - startedAt).toBeLessThan(60_000);
+      await sleep(5);
+    }
+    const delay = Date.now() - startedAt;
+    await killAndRestart();
+    expect(await answered).toBe('killed');
+    expect(await expectAllOrNothing(accountId, 'killed')).toBe(0);
+    const { syncStatus, lastError } = await adminView(accountId);
+    // At once, not 5 minutes later: the dead process's lease is no 409.
+    const again = await startImport(accountId);
+    expect({ syncStatus, lastError, again }).toEqual({
+      syncStatus: 'error',
+      lastError: expect.stringMatching(/^The import of a csv file \(40000 rows\) .*did not finish/),
+      again: 200,
+    });
+    acknowledged.push(accountId);
+    expect(await holdings(accountId)).toEqual({ rows: ROWS, balance: FULL_BALANCE });
+    expect(await adminView(accountId)).toMatchObject({ syncStatus: 'synced', lastError: null });
+    report.push(`killed ${delay} ms after the import took the account: 0 rows, error, re-imported at once`);
+  });
 
   (usingPostgres() ? it : it.skip)(
     'killed while Postgres runs the INSERTs of the import transaction: nothing survives',

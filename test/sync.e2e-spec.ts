@@ -5,10 +5,14 @@
  * an injected clock; nothing sleeps.
  */
 import { jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../src/common/clock/clock.js';
 import { SourceAuthorizationError, SourceUnavailableError } from '../src/modules/sources/index.js';
 import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
-import { RefreshStateRepository as AccountsRepository } from '../src/modules/sources/testing.js';
+import {
+  LeaseHolders,
+  RefreshStateRepository as AccountsRepository,
+} from '../src/modules/sources/testing.js';
 import { LEASE_MS, RefreshService } from '../src/modules/sources/index.js';
 import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
 import {
@@ -199,10 +203,13 @@ describe('refresh engine (e2e)', () => {
       const { accountId, connector } = await syncedAccount('leased');
       clock.advanceMs(31 * MINUTE);
       const accounts = t.app.get(AccountsRepository);
+      // Another instance, alive: its lease-holder lock is held (lease-holders.ts).
+      const other = `other-instance-${randomUUID()}`;
+      await t.app.get(LeaseHolders).hold(other);
       const otherInstance = await accounts.claimLease(
         TENANT,
         accountId,
-        'other-instance',
+        other,
         clock.now(),
         new Date(clock.now().getTime() + LEASE_MS),
       );
@@ -211,26 +218,30 @@ describe('refresh engine (e2e)', () => {
       const res = await get(`/v1/api/account/${accountId}/balances?forceRefresh=true`).expect(200);
       expect(res.body.result.refreshed).toBe(false);
       expect(connector.calls).toBe(calls);
-      // The other instance died: its lease expires and this one takes over.
+      // The other instance hangs, alive: its lease expires and this one takes over.
       clock.advanceMs(LEASE_MS + 1);
       const later = await get(`/v1/api/account/${accountId}/balances?forceRefresh=true`).expect(200);
       expect(later.body.result.refreshed).toBe(true);
       expect(connector.calls).toBe(calls + 1);
+      await t.app.get(LeaseHolders).release(other);
     });
 
     it('claims due accounts in disjoint batches', async () => {
       const refresher = t.app.get(RefreshService);
       const accounts = t.app.get(AccountsRepository);
       clock.advanceMs(2 * 60 * MINUTE);
+      // Two live instances (their lease-holder locks held).
+      const [instanceA, instanceB] = [`instance-a-${randomUUID()}`, `instance-b-${randomUUID()}`];
+      for (const instance of [instanceA, instanceB]) await t.app.get(LeaseHolders).hold(instance);
       const batchA = await accounts.claimDueAcrossTenants(
         clock.now(),
-        'instance-a',
+        instanceA,
         new Date(clock.now().getTime() + LEASE_MS),
         3,
       );
       const batchB = await accounts.claimDueAcrossTenants(
         clock.now(),
-        'instance-b',
+        instanceB,
         new Date(clock.now().getTime() + LEASE_MS),
         3,
       );
@@ -239,10 +250,11 @@ describe('refresh engine (e2e)', () => {
       const ids = [...batchA, ...batchB].map((c) => c.accountId);
       expect(new Set(ids).size).toBe(6);
       for (const claim of [
-        ...batchA.map((c) => ({ ...c, owner: 'instance-a' })),
-        ...batchB.map((c) => ({ ...c, owner: 'instance-b' })),
+        ...batchA.map((c) => ({ ...c, owner: instanceA })),
+        ...batchB.map((c) => ({ ...c, owner: instanceB })),
       ])
         await accounts.releaseLease(claim.tenantId, claim.accountId, claim.owner);
+      for (const instance of [instanceA, instanceB]) await t.app.get(LeaseHolders).release(instance);
       expect(refresher.owner).toMatch(/:/);
     });
   });

@@ -3,6 +3,7 @@
  * fixed market prices and a manual clock; the ledger module is real. No HTTP, no accounts module:
  * the account rows are written as AccountsService.create writes them.
  */
+import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../src/common/clock/clock.js';
 import { ErrorCode } from '../../src/common/errors/domain-error.js';
 import { LedgerModule, LedgerService } from '../../src/modules/ledger/index.js';
@@ -14,7 +15,7 @@ import {
   SourcesModule,
   STALE_AFTER_MS,
 } from '../../src/modules/sources/index.js';
-import { RefreshStateRepository } from '../../src/modules/sources/testing.js';
+import { LeaseHolders, RefreshStateRepository } from '../../src/modules/sources/testing.js';
 import { accountState, insertAccount, insertTenant } from '../factories/account-rows.factory.js';
 import { ScriptedConnector, sourceTx } from '../factories/accounts.factory.js';
 import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
@@ -175,12 +176,16 @@ describe('refresh engine (service tier)', () => {
     connector.serves(HISTORY);
     const state = s.get(RefreshStateRepository);
     const until = new Date(NOW.getTime() + LEASE_MS);
-    expect(await state.claimLease(tenantId, id, 'other-instance', NOW, until)).not.toBeNull();
+    // Another instance, alive (its lease-holder lock held): only the lease's expiry frees it.
+    const other = `other-instance-${randomUUID()}`;
+    await s.get(LeaseHolders).hold(other);
+    expect(await state.claimLease(tenantId, id, other, NOW, until)).not.toBeNull();
     expect(await s.get(RefreshService).refresh(tenantId, id, 'admin')).toEqual({ status: 'busy' });
     expect(connector.calls).toBe(0);
     clock.set(new Date(until.getTime() + 1));
     expect(await s.get(RefreshService).refresh(tenantId, id, 'admin')).toMatchObject({ status: 'refreshed' });
     expect(connector.calls).toBe(1);
+    await s.get(LeaseHolders).release(other);
   });
 
   it('is a 404 for another tenant’s account', async () => {

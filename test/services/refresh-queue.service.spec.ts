@@ -5,6 +5,7 @@
  * and one account never has two jobs queued. Real database (PGlite, or Postgres with DATABASE_URL),
  * scripted connectors.
  */
+import { randomUUID } from 'node:crypto';
 import { Clock } from '../../src/common/clock/clock.js';
 import { JobsAdmin } from '../../src/modules/jobs/index.js';
 import { LedgerModule } from '../../src/modules/ledger/index.js';
@@ -17,7 +18,7 @@ import {
   type ConnectorRequest,
   type ConnectorResult,
 } from '../../src/modules/sources/index.js';
-import { RefreshStateRepository } from '../../src/modules/sources/testing.js';
+import { LeaseHolders, RefreshStateRepository } from '../../src/modules/sources/testing.js';
 import { accountState, insertAccount, insertTenant } from '../factories/account-rows.factory.js';
 import { ScriptedConnector, sourceTx } from '../factories/accounts.factory.js';
 import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
@@ -137,14 +138,17 @@ describe('scheduled refresh through the job queue (service tier)', () => {
     const id = await insertAccount(s.dataSource, tenantId, { source: 'raced', createdOn: new Date() });
     const refresher = s.get(RefreshService);
     const now = new Date();
-    // The forced refresh's lease (another owner), then the queued job of an earlier claim.
+    // The forced refresh's lease (another instance, alive), then the queued job of an earlier claim.
+    const partner = `partner-refresh-${randomUUID()}`;
+    await s.get(LeaseHolders).hold(partner);
     await s
       .get(RefreshStateRepository)
-      .claimLease(tenantId, id, 'partner-refresh', now, new Date(now.getTime() + 60_000));
+      .claimLease(tenantId, id, partner, now, new Date(now.getTime() + 60_000));
     expect(await refresher.runScheduledJob(tenantId, id, 'an-earlier-claim')).toEqual({ status: 'busy' });
     expect(connector.calls).toBe(0);
     // Lease free again and the account still due: the job takes it and refreshes.
-    await s.get(RefreshStateRepository).releaseLease(tenantId, id, 'partner-refresh');
+    await s.get(RefreshStateRepository).releaseLease(tenantId, id, partner);
+    await s.get(LeaseHolders).release(partner);
     expect((await refresher.runScheduledJob(tenantId, id, 'an-earlier-claim')).status).toBe('refreshed');
     expect(connector.calls).toBe(1);
     // Refreshed since, no longer due: a late duplicate job does nothing.

@@ -4,6 +4,7 @@
  * source's refreshes never hold up another source's, and failed refreshes back off exponentially
  * with jitter and a cap, reset by a successful one. Scripted connectors, a manual clock.
  */
+import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../src/common/clock/clock.js';
 import { LedgerModule } from '../../src/modules/ledger/index.js';
 import {
@@ -16,7 +17,7 @@ import {
   SourceUnavailableError,
   type SourceSchedule,
 } from '../../src/modules/sources/index.js';
-import { RefreshStateRepository } from '../../src/modules/sources/testing.js';
+import { LeaseHolders, RefreshStateRepository } from '../../src/modules/sources/testing.js';
 import { accountState, insertAccount, insertTenant } from '../factories/account-rows.factory.js';
 import { ScriptedConnector, sourceTx } from '../factories/accounts.factory.js';
 import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
@@ -110,25 +111,22 @@ describe('per-source scheduling (service tier)', () => {
     expect((await first.done).map((o) => o.status)).toEqual(['refreshed', 'refreshed']);
     expect(connector.calls).toBe(2);
 
-    // Another instance holds a lease on one of the source's accounts (e.g. a partner's forced
-    // refresh): one slot is left.
+    // Another instance (alive) holds a lease on one of the source's accounts (e.g. a partner's
+    // forced refresh): one slot is left.
+    const other = `other-instance-${randomUUID()}`;
+    await s.get(LeaseHolders).hold(other);
     const remaining = [];
     for (const id of ids)
       if ((await accountState(s.dataSource, id)).syncStatus === 'syncing') remaining.push(id);
     expect(remaining).toHaveLength(3);
     await s
       .get(RefreshStateRepository)
-      .claimLease(
-        tenantId,
-        remaining[0],
-        'other-instance',
-        clock.now(),
-        new Date(clock.now().getTime() + LEASE_MS),
-      );
+      .claimLease(tenantId, remaining[0], other, clock.now(), new Date(clock.now().getTime() + LEASE_MS));
     const second = await refresher.dispatchDueAccounts(10);
     expect(second.started).toBe(1);
     await second.done;
-    await s.get(RefreshStateRepository).releaseLease(tenantId, remaining[0], 'other-instance');
+    await s.get(RefreshStateRepository).releaseLease(tenantId, remaining[0], other);
+    await s.get(LeaseHolders).release(other);
     // Released: the last two (the one the other instance held, and the one left) fill both slots.
     const third = await refresher.dispatchDueAccounts(10);
     expect(third.started).toBe(2);

@@ -305,6 +305,7 @@ export class AccountsService {
       dataVersion: 0,
       refreshLeaseUntil: null,
       refreshLeaseOwner: null,
+      refreshLeaseImport: null,
       reviewReason: null,
       reviewSince: null,
       refreshFailures: 0,
@@ -541,6 +542,7 @@ export class AccountsService {
   /**
    * Imports a CSV file (docs/csv-format.md) into a `csv` account: all rows or none. Existing
    * transaction ids are updated, new ones inserted; balances are recomputed in the same transaction.
+   * `leaseFrom`: the account's lease may be taken from that owner (the sandbox seed's).
    */
   async importCsv(
     tenantId: string,
@@ -548,6 +550,7 @@ export class AccountsService {
     csv: string,
     progress?: { parsed?: (rows: number) => void; written?: (rows: number, total: number) => void },
     format?: string,
+    leaseFrom?: string,
   ): Promise<ImportSummary> {
     const account = await this.accounts.findById(tenantId, accountId);
     if (!account) throw DomainError.notFound('Account');
@@ -572,12 +575,12 @@ export class AccountsService {
       throw new DomainError(ErrorCode.ValidationFailed, summary, errors);
     }
     const total = parsed.transactions.length;
-    const written = await this.refresher.importTransactions(
-      tenantId,
-      accountId,
-      parsed.transactions,
-      (rows) => progress?.written?.(rows, total),
-    );
+    const written = await this.refresher.importTransactions(tenantId, accountId, parsed.transactions, {
+      onProgress: (rows) => progress?.written?.(rows, total),
+      // What the account says if this import never finishes (its process dies).
+      what: `a ${parsed.format} file (${total} rows)`,
+      from: leaseFrom,
+    });
     return {
       rows: total,
       ...written,

@@ -5,8 +5,9 @@
  * refresh engine reports to (SyncMetrics), the gauges read at scrape time (simulation pool,
  * database pool, where the rate limits are kept), and `GET /metrics` (admin scope). Never: labels carrying ids (account, tenant,
  * client, raw URLs): every label takes values from a short fixed set, so the series stay bounded.
- * Also flushes the trace spans at shutdown when tracing is on (src/common/tracing). Global, so a
- * module reports with one injected service and no import.
+ * Also flushes the trace spans at shutdown when tracing is on (src/common/tracing), and turns an
+ * unhandled promise rejection into an error line and a count instead of the end of the process
+ * (UnhandledRejections). Global, so a module reports with one injected service and no import.
  */
 import { Global, Module } from '@nestjs/common';
 import { TracingLifecycle } from '../../common/tracing/tracing.lifecycle.js';
@@ -17,12 +18,21 @@ import { MetricsRegistry } from './metrics.registry.js';
 import { RateLimitGauges } from './rate-limit-gauges.js';
 import { RuntimeGauges } from './runtime-gauges.js';
 import { SyncMetrics } from './sync-metrics.js';
+import { UnhandledRejections } from './unhandled-rejections.js';
 
 @Global()
 @Module({
   imports: [SimulationModule],
   controllers: [MetricsController],
-  providers: [MetricsRegistry, HttpMetrics, SyncMetrics, RuntimeGauges, RateLimitGauges, TracingLifecycle],
+  providers: [
+    MetricsRegistry,
+    HttpMetrics,
+    SyncMetrics,
+    RuntimeGauges,
+    RateLimitGauges,
+    TracingLifecycle,
+    UnhandledRejections,
+  ],
   exports: [HttpMetrics, SyncMetrics],
 })
 export class MetricsModule {}

@@ -30,12 +30,25 @@ export class SandboxSeeder implements OnModuleInit, OnApplicationBootstrap {
     });
   }
 
+  /**
+   * Runs the steps in order. A step that fails is logged (an error line, with why) and the start
+   * goes on: the sandbox is a convenience, and every step is idempotent, so the next start
+   * completes it. Never a rejection out of start-up (issue 27 item 11: the first start on an
+   * empty PostgreSQL database ended on one).
+   */
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.sandboxEnabled) return;
     for (const step of this.registry.ordered()) {
       const started = Date.now();
-      await step.run();
-      this.logger.log(`Sandbox seed "${step.name}" ready in ${Date.now() - started} ms`);
+      try {
+        await step.run();
+        this.logger.log(`Sandbox seed "${step.name}" ready in ${Date.now() - started} ms`);
+      } catch (error) {
+        this.logger.error(
+          { step: step.name, error: error instanceof Error ? error.name : 'unknown' },
+          `Sandbox seed "${step.name}" failed after ${Date.now() - started} ms (the next start completes it): ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
     }
   }
 

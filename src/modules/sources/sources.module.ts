@@ -29,6 +29,7 @@ import {
   ExchangeConnector,
 } from './exchange/exchange.connector.js';
 import { HistoryWriter } from './refresh/history-writer.js';
+import { LeaseHolders } from './refresh/lease-holders.js';
 import { RefreshStateRepository } from './refresh/refresh-state.repository.js';
 import { RefreshScheduler } from './refresh/refresh.scheduler.js';
 import { RefreshService } from './refresh/refresh.service.js';
@@ -87,6 +88,7 @@ import { ImportFileService } from './exports/import-file.service.js';
       },
     },
     CredentialsCipher,
+    LeaseHolders,
     RefreshStateRepository,
     SourceFetcher,
     HistoryWriter,

@@ -18,6 +18,8 @@ export type BalanceSource = 'source_reported' | 'calculated';
 @Index('IDX_account_tenant_created', ['tenantId', 'createdOn', 'id'])
 @Index('IDX_account_tenant_platform', ['tenantId', 'platform'])
 @Index('IDX_account_next_refresh', ['nextRefreshAt'])
+// The scheduler's sweep for imports whose process died (RefreshService.resolveAbandonedImports).
+@Index('IDX_account_lease_import', ['refreshLeaseUntil'], { where: 'refresh_lease_import IS NOT NULL' })
 export class AccountEntity {
   @PrimaryColumn('uuid')
   id: string;
@@ -92,12 +94,24 @@ export class AccountEntity {
   @Column({ type: 'integer', default: 0 })
   dataVersion: number;
 
-  /** The refresh lease: one refresh per account at a time, across instances. */
+  /**
+   * The refresh lease: one refresh or import per account at a time, across instances. Its owner is
+   * an instance token (`host:pid:random`, optionally `/<part>`); a lease whose instance is gone is
+   * taken over at once (docs/decisions.md, "A refresh lease whose holder is gone").
+   */
   @Column({ type: 'timestamptz', nullable: true })
   refreshLeaseUntil: Date | null;
 
   @Column({ type: 'varchar', length: 64, nullable: true })
   refreshLeaseOwner: string | null;
+
+  /**
+   * What the import holding the lease imports (e.g. `a csv file (40000 rows) started …`); null for
+   * a refresh. Left behind by an import whose process died: the account then says `error`, "The
+   * import of … did not finish".
+   */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  refreshLeaseImport: string | null;
 
   /**
    * Reconciliation (docs/sources.md): why the source-reported balances disagree with the

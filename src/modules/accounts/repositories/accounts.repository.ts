@@ -37,6 +37,7 @@ interface AccountRow {
   data_version: number;
   refresh_lease_until: Date | null;
   refresh_lease_owner: string | null;
+  refresh_lease_import: string | null;
   review_reason: string | null;
   review_since: Date | null;
   refresh_failures: number;
@@ -65,6 +66,7 @@ export function accountFromRow(row: AccountRow): AccountEntity {
     dataVersion: row.data_version,
     refreshLeaseUntil: row.refresh_lease_until,
     refreshLeaseOwner: row.refresh_lease_owner,
+    refreshLeaseImport: row.refresh_lease_import ?? null,
     reviewReason: row.review_reason ?? null,
     reviewSince: row.review_since ?? null,
     refreshFailures: Number(row.refresh_failures ?? 0),
@@ -168,8 +170,8 @@ export class AccountsRepository {
       this.m(manager),
       `INSERT INTO account (id, tenant_id, collection_id, identity, platform, source, source_options, address, chain,
          sync_status, connection_status, balance_source, last_synced_at, created_on, credentials_encrypted,
-         next_refresh_at, last_refresh_attempt_at, last_error)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)
+         next_refresh_at, last_refresh_attempt_at, last_error, refresh_lease_until, refresh_lease_owner)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         account.id,
@@ -190,6 +192,9 @@ export class AccountsRepository {
         account.nextRefreshAt,
         account.lastRefreshAttemptAt,
         account.lastError,
+        // A creator that syncs the account itself first creates it leased (the sandbox seed).
+        account.refreshLeaseUntil,
+        account.refreshLeaseOwner,
       ],
     );
     return rows.length === 1;

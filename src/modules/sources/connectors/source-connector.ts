@@ -77,6 +77,12 @@ export interface SourceDescription {
   /** The options it takes when an account is linked, by field name. */
   readonly options: Readonly<Record<string, SourceOptionSpec>>;
   /**
+   * Transactions arrive only by import (admin API, CLI): a refresh fetches nothing and only
+   * revalues what imports stored, so it never says the account synced (docs/sources.md, "An
+   * import that did not finish").
+   */
+  readonly importOnly?: boolean;
+  /**
    * How a partner links an account of this source over REST (`POST /v1/api/accounts`, issue 15):
    * the platforms it serves (lower-case ids, e.g. `kraken`, `bitcoin`) and what the partner sends
    * for them. Absent: partners cannot link it (the admin API still can).

@@ -5,4 +5,5 @@ export const CSV_SOURCE: SourceDescription = {
   summary: '`csv` (imports)',
   synthetic: false,
   options: {},
+  importOnly: true,
 };

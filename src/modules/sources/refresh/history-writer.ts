@@ -19,6 +19,7 @@ import { SourceSchedules } from './source-schedule.js';
 import type { FetchedHistory } from './source-fetcher.js';
 import {
   RefreshStateRepository,
+  type AbandonedImport,
   type AccountStateChange,
   type SyncAccount,
 } from './refresh-state.repository.js';
@@ -35,6 +36,29 @@ export interface Refreshed {
   readonly inserted: number;
   readonly updated: number;
   readonly deleted: number;
+}
+
+/**
+ * The write's lease was taken over before it could land (its holder was taken for gone, or its
+ * lease lapsed): nothing was written; the new holder writes.
+ */
+export class LeaseLostError extends Error {
+  constructor() {
+    super("The account's refresh lease was taken over before this write landed; nothing was written.");
+    this.name = 'LeaseLostError';
+  }
+}
+
+export interface PersistOptions {
+  /** The lease owner writing: the write lands only while it still holds the account's lease. */
+  readonly owner: string;
+  readonly onProgress?: (written: number) => void;
+  /**
+   * Keep the account's sync state as it is (syncStatus, lastError, lastSyncedAt, the failure
+   * count): a refresh of an import-only account that is not `synced` (its last import did not
+   * finish) revalues what is stored and must not say it synced.
+   */
+  readonly keepSyncState?: boolean;
 }
 
 @Injectable()
@@ -68,6 +92,39 @@ export class HistoryWriter {
     await this.dataSource.transaction(async (manager) => {
       await this.state.updateState(tenantId, accountId, change, manager);
       await this.events.record(events, manager);
+    });
+  }
+
+  /**
+   * Imports whose process died before they finished (RefreshStateRepository.resolveAbandonedImports):
+   * each account says `error` with the reason and gets its `account.sync_failed` event (reason
+   * `import_interrupted`), in one transaction; its lease is free again. Across tenants, or one account.
+   */
+  async resolveAbandonedImports(
+    now: Date,
+    account?: { tenantId: string; accountId: string },
+  ): Promise<AbandonedImport[]> {
+    return this.dataSource.transaction(async (manager) => {
+      const resolved = await this.state.resolveAbandonedImports(now, manager, account);
+      await this.events.record(
+        resolved.map((abandoned) => ({
+          type: 'account.sync_failed' as const,
+          tenantId: abandoned.tenantId,
+          accountId: abandoned.accountId,
+          occurredAt: now,
+          data: {
+            accountId: abandoned.accountId,
+            syncStatus: 'error',
+            reason: 'import_interrupted',
+            consecutiveFailures: abandoned.refreshFailures,
+            // Nothing retries an import: the file is imported again.
+            nextRetryAt: null,
+            lastSyncedAt: abandoned.lastSyncedAt?.toISOString() ?? null,
+          },
+        })),
+        manager,
+      );
+      return resolved;
     });
   }
 
@@ -116,8 +173,9 @@ export class HistoryWriter {
     account: SyncAccount,
     fetched: FetchedHistory,
     now: Date,
-    onProgress?: (written: number) => void,
+    options: PersistOptions,
   ): Promise<Refreshed> {
+    const { owner, onProgress, keepSyncState = false } = options;
     const { tenantId, id: accountId } = account;
     const transferIds = [
       ...new Set(fetched.transactions.flatMap((tx) => (tx.transferId ? [tx.transferId] : []))),
@@ -146,6 +204,8 @@ export class HistoryWriter {
     await this.dataSource.transaction(async (manager) => {
       const linkedNow = await this.ledger.transferLinkedAccounts(tenantId, [accountId], transferIds, manager);
       const versionsNow = await this.state.lockForUpdate(tenantId, linkedNow, manager);
+      // Under the row lock: a holder whose lease was taken over meanwhile writes nothing.
+      if (!(await this.state.holdsLease(tenantId, accountId, owner, manager))) throw new LeaseLostError();
       const written = await this.ledger.upsertTransactions(
         tenantId,
         accountId,
@@ -190,22 +250,30 @@ export class HistoryWriter {
         tenantId,
         accountId,
         {
-          syncStatus: 'synced',
-          connectionStatus: 'connected',
-          balanceSource: fetched.reportedBalances ? 'source_reported' : 'calculated',
-          lastSyncedAt: now,
+          ...(keepSyncState
+            ? {}
+            : {
+                syncStatus: 'synced' as const,
+                connectionStatus: 'connected' as const,
+                balanceSource: fetched.reportedBalances
+                  ? ('source_reported' as const)
+                  : ('calculated' as const),
+                lastSyncedAt: now,
+                lastError: null,
+                refreshFailures: 0,
+              }),
           nextRefreshAt: this.schedules.nextAfterSuccess(account.source, now),
           lastRefreshAttemptAt: now,
-          lastError: null,
-          refreshFailures: 0,
           // Reconciliation: set (keeping when it was first seen) or cleared with every write.
           reviewReason: review,
           reviewSince: review === null ? null : (account.reviewSince ?? now),
         },
         manager,
       );
+      const events = refreshEvents(tenantId, accountId, now, counts, snapshots, previous, fetched);
+      // A revaluation that keeps the state says nothing synced: only what changed.
       await this.events.record(
-        refreshEvents(tenantId, accountId, now, counts, snapshots, previous, fetched),
+        keepSyncState ? events.filter((event) => event.type !== 'account.synced') : events,
         manager,
       );
     });

@@ -9,6 +9,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { SyncStatus } from '../../../domain/accounts/sync-status.js';
 import { runSql } from '../../../database/sql.js';
+import { holderGone, LeaseHolders } from './lease-holders.js';
 
 export type ConnectionStatus = 'connected' | 'disconnected';
 export type BalanceSource = 'source_reported' | 'calculated';
@@ -79,6 +80,25 @@ interface SyncAccountRow {
 const SYNC_COLUMNS =
   'id, tenant_id, platform, identity, source, source_options, address, chain, created_on, sync_status, last_synced_at, credentials_encrypted, refresh_failures, review_since';
 
+/**
+ * The SQL of "anyone may take this row's lease": there is none, it lapsed, or its holder is gone
+ * (lease-holders.ts). Never while it records an import: an import whose process died is first
+ * resolved (resolveAbandonedImports: the account says the import did not finish), then freed.
+ */
+function leaseFree(now: string, live: string): string {
+  return `(refresh_lease_import IS NULL
+    AND (refresh_lease_until IS NULL OR refresh_lease_until < ${now} OR ${holderGone(live)}))`;
+}
+
+/** An account whose import never finished (resolveAbandonedImports), with what its event says. */
+export interface AbandonedImport {
+  readonly tenantId: string;
+  readonly accountId: string;
+  readonly lastError: string;
+  readonly lastSyncedAt: Date | null;
+  readonly refreshFailures: number;
+}
+
 function fromRow(row: SyncAccountRow): SyncAccount {
   return {
     id: row.id,
@@ -100,7 +120,10 @@ function fromRow(row: SyncAccountRow): SyncAccount {
 
 @Injectable()
 export class RefreshStateRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly holders: LeaseHolders,
+  ) {}
 
   private m(manager?: EntityManager): EntityManager {
     return manager ?? this.dataSource.manager;
@@ -135,8 +158,10 @@ export class RefreshStateRepository {
   }
 
   /**
-   * Takes the refresh lease if nobody holds it (or the holder's lease expired): one atomic
-   * UPDATE, so of N instances asking at once exactly one gets the account.
+   * Takes the refresh lease if nobody holds it (it lapsed, or its holder is gone: lease-holders.ts):
+   * one atomic UPDATE, so of N instances asking at once exactly one gets the account. `from`: the
+   * lease may also be taken from that owner (the sandbox seed hands over the accounts it created
+   * leased). `importing`: what the import taking it imports (refresh_lease_import).
    */
   async claimLease(
     tenantId: string,
@@ -144,22 +169,33 @@ export class RefreshStateRepository {
     owner: string,
     now: Date,
     until: Date,
+    options: { from?: string; importing?: string } = {},
   ): Promise<SyncAccount | null> {
+    await this.holders.ready();
     const { rows } = await runSql<SyncAccountRow>(
       this.m(),
-      `UPDATE account SET refresh_lease_until = $4, refresh_lease_owner = $3
-       WHERE tenant_id = $1 AND id = $2 AND (refresh_lease_until IS NULL OR refresh_lease_until < $5)
+      `UPDATE account SET refresh_lease_until = $4, refresh_lease_owner = $3, refresh_lease_import = $7
+       WHERE tenant_id = $1 AND id = $2 AND (${leaseFree('$5', '$6')} OR refresh_lease_owner = $8)
        RETURNING ${SYNC_COLUMNS}`,
-      [tenantId, accountId, owner, until, now],
+      [
+        tenantId,
+        accountId,
+        owner,
+        until,
+        now,
+        this.holders.live(),
+        options.importing ?? null,
+        options.from ?? null,
+      ],
     );
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
   /**
    * A queued refresh job takes over the lease its scheduler claim took (`claimOwner`, possibly
-   * another instance), or a lapsed or free one if the account is still due (the job waited in the
-   * queue past the lease, or a crashed attempt gave it back). Null: someone else holds it, or the
-   * account is no longer due (a partner's refresh ran meanwhile).
+   * another instance), or a free one if the account is still due (the job waited in the queue past
+   * the lease, a crashed attempt gave it back, or its holder is gone). Null: someone else holds it,
+   * or the account is no longer due (a partner's refresh ran meanwhile).
    */
   async takeOverLease(
     tenantId: string,
@@ -169,14 +205,15 @@ export class RefreshStateRepository {
     now: Date,
     until: Date,
   ): Promise<SyncAccount | null> {
+    await this.holders.ready();
     const { rows } = await runSql<SyncAccountRow>(
       this.m(),
       `UPDATE account SET refresh_lease_until = $5, refresh_lease_owner = $4
        WHERE tenant_id = $1 AND id = $2
-         AND ((refresh_lease_owner = $3 AND refresh_lease_until >= $6)
-           OR ((refresh_lease_until IS NULL OR refresh_lease_until < $6) AND next_refresh_at <= $6))
+         AND ((refresh_lease_owner = $3 AND refresh_lease_until >= $6 AND refresh_lease_import IS NULL)
+           OR (${leaseFree('$6', '$7')} AND next_refresh_at <= $6))
        RETURNING ${SYNC_COLUMNS}`,
-      [tenantId, accountId, claimOwner, owner, until, now],
+      [tenantId, accountId, claimOwner, owner, until, now, this.holders.live()],
     );
     return rows[0] ? fromRow(rows[0]) : null;
   }
@@ -190,10 +227,68 @@ export class RefreshStateRepository {
   ): Promise<void> {
     await runSql(
       this.m(manager),
-      `UPDATE account SET refresh_lease_until = NULL, refresh_lease_owner = NULL
+      `UPDATE account SET refresh_lease_until = NULL, refresh_lease_owner = NULL, refresh_lease_import = NULL
        WHERE tenant_id = $1 AND id = $2 AND refresh_lease_owner = $3`,
       [tenantId, accountId, owner],
     );
+  }
+
+  /**
+   * Inside a write's transaction, after its row locks: whether `owner` still holds the account's
+   * lease. A holder taken for gone (lease-holders.ts) or whose lease lapsed and was taken over
+   * must not write: the new holder does.
+   */
+  async holdsLease(
+    tenantId: string,
+    accountId: string,
+    owner: string,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    const { rows } = await runSql(
+      manager,
+      'SELECT 1 FROM account WHERE tenant_id = $1 AND id = $2 AND refresh_lease_owner = $3',
+      [tenantId, accountId, owner],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Imports that never finished (docs/sources.md, "An import that did not finish"): the accounts
+   * whose lease records an import and lapsed or whose holder is gone. Each says `error` with the
+   * reason (its data, all of the import or none, is untouched: the import writes in one
+   * transaction), and its lease is free again. Across tenants (the scheduler, start-up), or one
+   * account (a claim that found it); inside the caller's transaction (the events).
+   */
+  async resolveAbandonedImports(
+    now: Date,
+    manager: EntityManager,
+    account?: { tenantId: string; accountId: string },
+  ): Promise<AbandonedImport[]> {
+    await this.holders.ready();
+    const { rows } = await runSql<{
+      tenant_id: string;
+      id: string;
+      last_error: string;
+      last_synced_at: Date | null;
+      refresh_failures: number;
+    }>(
+      manager,
+      `UPDATE account SET sync_status = 'error',
+         last_error = left('The import of ' || refresh_lease_import || ' did not finish: the service stopped during it, and nothing of it was stored. Import the file again.', 500),
+         refresh_lease_until = NULL, refresh_lease_owner = NULL, refresh_lease_import = NULL
+       WHERE refresh_lease_import IS NOT NULL
+         AND (refresh_lease_until < $1 OR ${holderGone('$2')})
+         AND ($3::uuid IS NULL OR (tenant_id = $3 AND id = $4))
+       RETURNING tenant_id, id, last_error, last_synced_at, refresh_failures`,
+      [now, this.holders.live(), account?.tenantId ?? null, account?.accountId ?? null],
+    );
+    return rows.map((row) => ({
+      tenantId: row.tenant_id,
+      accountId: row.id,
+      lastError: row.last_error,
+      lastSyncedAt: row.last_synced_at,
+      refreshFailures: Number(row.refresh_failures ?? 0),
+    }));
   }
 
   /**
@@ -206,27 +301,29 @@ export class RefreshStateRepository {
     leaseUntil: Date,
     limit: number,
   ): Promise<{ tenantId: string; accountId: string }[]> {
+    await this.holders.ready();
     const { rows } = await runSql<{ tenant_id: string; id: string }>(
       this.m(),
       `UPDATE account SET refresh_lease_until = $2, refresh_lease_owner = $3
        WHERE id IN (
          SELECT id FROM account
-         WHERE next_refresh_at <= $1 AND (refresh_lease_until IS NULL OR refresh_lease_until < $1)
+         WHERE next_refresh_at <= $1 AND ${leaseFree('$1', '$5')}
          ORDER BY next_refresh_at LIMIT $4 FOR UPDATE SKIP LOCKED)
        RETURNING tenant_id, id`,
-      [now, leaseUntil, owner, limit],
+      [now, leaseUntil, owner, limit, this.holders.live()],
     );
     return rows.map((r) => ({ tenantId: r.tenant_id, accountId: r.id }));
   }
 
   /** The sources with an account due now whose lease is free (the scheduler's lanes). */
   async dueSources(now: Date): Promise<string[]> {
+    await this.holders.ready();
     const { rows } = await runSql<{ source: string }>(
       this.m(),
       `SELECT DISTINCT source FROM account
-       WHERE next_refresh_at <= $1 AND (refresh_lease_until IS NULL OR refresh_lease_until < $1)
+       WHERE next_refresh_at <= $1 AND ${leaseFree('$1', '$2')}
        ORDER BY source`,
-      [now],
+      [now, this.holders.live()],
     );
     return rows.map((r) => r.source);
   }
@@ -234,8 +331,9 @@ export class RefreshStateRepository {
   /**
    * Scheduler, across tenants, one source: leases up to `limit` due accounts of `source`, and no
    * more than leave at most `maxConcurrent` live leases on the source (whoever holds them: this
-   * instance, another, a partner's forced refresh). A transaction-scoped advisory lock per source
-   * makes the count and the claim one step across instances, so the cap holds globally.
+   * instance, another, a partner's forced refresh; not a gone holder's). A transaction-scoped
+   * advisory lock per source makes the count and the claim one step across instances, so the cap
+   * holds globally.
    */
   async claimDueOfSource(
     now: Date,
@@ -245,6 +343,7 @@ export class RefreshStateRepository {
     limit: number,
     maxConcurrent: number,
   ): Promise<{ tenantId: string; accountId: string }[]> {
+    await this.holders.ready();
     return this.dataSource.transaction(async (manager) => {
       await runSql(manager, `SELECT pg_advisory_xact_lock(hashtext('account-refresh:' || $1))`, [source]);
       const { rows } = await runSql<{ tenant_id: string; id: string }>(
@@ -252,14 +351,14 @@ export class RefreshStateRepository {
         `UPDATE account SET refresh_lease_until = $2, refresh_lease_owner = $3
          WHERE id IN (
            SELECT id FROM account
-           WHERE source = $4 AND next_refresh_at <= $1
-             AND (refresh_lease_until IS NULL OR refresh_lease_until < $1)
+           WHERE source = $4 AND next_refresh_at <= $1 AND ${leaseFree('$1', '$7')}
            ORDER BY next_refresh_at, id
            LIMIT GREATEST(0, LEAST($5::int, $6::int - (
-             SELECT count(*)::int FROM account WHERE source = $4 AND refresh_lease_until >= $1)))
+             SELECT count(*)::int FROM account
+             WHERE source = $4 AND refresh_lease_until >= $1 AND NOT ${holderGone('$7')})))
            FOR UPDATE SKIP LOCKED)
          RETURNING tenant_id, id`,
-        [now, leaseUntil, owner, source, limit, maxConcurrent],
+        [now, leaseUntil, owner, source, limit, maxConcurrent, this.holders.live()],
       );
       return rows.map((r) => ({ tenantId: r.tenant_id, accountId: r.id }));
     });

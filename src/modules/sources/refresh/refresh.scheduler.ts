@@ -1,6 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { AppConfig } from '../../../config/app-config.js';
+import { OPEN_DATABASE_ON_DEMAND } from '../../../database/database.module.js';
 import { errorMessage, JobQueue, type QueueDefinition } from '../../jobs/index.js';
 import { RefreshService } from './refresh.service.js';
 import { SourceSchedules } from './source-schedule.js';
@@ -62,13 +63,24 @@ export class RefreshScheduler implements OnApplicationBootstrap {
     private readonly refresher: RefreshService,
     private readonly schedules: SourceSchedules,
     private readonly jobs: JobQueue,
+    /** The CLI: nothing runs against the database before a command does. */
+    @Optional() @Inject(OPEN_DATABASE_ON_DEMAND) private readonly onDemand?: boolean,
   ) {}
 
   /**
-   * Workers for every source's queue start with the application (another instance may enqueue),
-   * in the background: readiness does not wait for the queue's schema (first start on PGlite: ~6 s).
+   * On every instance (the scheduler on or not): imports a killed process left unfinished are
+   * resolved at once, so after a restart the account says so (docs/sources.md, "An import that did
+   * not finish"). Workers for every source's queue start with the application (another instance
+   * may enqueue), in the background: readiness does not wait for the queue's schema (first start
+   * on PGlite: ~6 s).
    */
   onApplicationBootstrap(): void {
+    if (this.onDemand) return;
+    this.refresher
+      .resolveAbandonedImports()
+      .catch((error: unknown) =>
+        this.logger.warn(`Unfinished imports could not be resolved at start-up: ${errorMessage(error)}`),
+      );
     if (!this.config.SCHEDULER_ENABLED) return;
     for (const source of [...this.schedules.sources(), OTHER])
       this.queueOf(source).catch((error: unknown) =>

@@ -14,8 +14,6 @@
  * Never: decides whether a refresh is due (callers do: AccountDataService, the scheduler, admin).
  */
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
@@ -35,8 +33,13 @@ import {
   type SourceTransaction,
 } from '../connectors/source-connector.js';
 import { canonicalSourceTransaction } from '../connectors/source-transaction.rules.js';
-import { HistoryWriter, type Refreshed } from './history-writer.js';
-import { RefreshStateRepository, type SyncAccount } from './refresh-state.repository.js';
+import { HistoryWriter, LeaseLostError, type Refreshed } from './history-writer.js';
+import { LeaseHolders } from './lease-holders.js';
+import {
+  RefreshStateRepository,
+  type AbandonedImport,
+  type SyncAccount,
+} from './refresh-state.repository.js';
 import { LEASE_MS } from './refresh-timing.js';
 import { SourceSchedules } from './source-schedule.js';
 import { SourceFetcher, type FetchedHistory } from './source-fetcher.js';
@@ -49,7 +52,11 @@ export type RefreshTrigger = 'force' | 'schedule' | 'admin' | 'seed' | 'import' 
 
 export type RefreshOutcome =
   | Refreshed
-  | { readonly status: 'pending'; readonly retryAt: Date }
+  /**
+   * The source is still preparing the history (retry at `retryAt`); or, `retryAt` null, the
+   * account's source is import-only and nothing was imported yet: nothing to revalue, nothing written.
+   */
+  | { readonly status: 'pending'; readonly retryAt: Date | null }
   | {
       readonly status: 'failed';
       readonly syncStatus: 'error' | 'reconnect_required';
@@ -68,11 +75,10 @@ const SAFE_HARBOR_CONFIRMED = () =>
 @Injectable()
 export class RefreshService {
   private readonly logger = new Logger(RefreshService.name);
-  /** Identifies this instance's leases. */
-  readonly owner = `${hostname().slice(0, 40)}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly running = new Map<string, Promise<RefreshOutcome>>();
 
   constructor(
+    private readonly holders: LeaseHolders,
     private readonly state: RefreshStateRepository,
     private readonly fetcher: SourceFetcher,
     private readonly writer: HistoryWriter,
@@ -82,16 +88,37 @@ export class RefreshService {
     @Optional() private readonly metrics?: SyncMetrics, // absent in the CLI
   ) {}
 
+  /** Identifies this instance's leases: its instance token (lease-holders.ts). */
+  get owner(): string {
+    return this.holders.instance;
+  }
+
+  /**
+   * The owner of the leases the sandbox seed creates its accounts under (`<instance>/seed`): alive
+   * with this process, taken from by the seed's first sync (`from`), never by the scheduler.
+   */
+  get seedOwner(): string {
+    return `${this.holders.instance}/seed`;
+  }
+
   /**
    * Refreshes the account now (the caller decided it should). Concurrent calls for one account in
    * this instance share one run; across instances, the lease lets one through and the others get
-   * `busy`. Unknown account (or another tenant's): 404.
+   * `busy`. Unknown account (or another tenant's): 404. `from`: the lease may be taken from that
+   * owner (the sandbox seed's, which created the account leased).
    */
-  refresh(tenantId: string, accountId: string, trigger: RefreshTrigger): Promise<RefreshOutcome> {
+  refresh(
+    tenantId: string,
+    accountId: string,
+    trigger: RefreshTrigger,
+    options: { from?: string } = {},
+  ): Promise<RefreshOutcome> {
     const key = `${tenantId}/${accountId}`;
     const running = this.running.get(key);
     if (running) return running;
-    const run = this.claimAndRun(tenantId, accountId, trigger).finally(() => this.running.delete(key));
+    const run = this.claimAndRun(tenantId, accountId, trigger, options.from).finally(() =>
+      this.running.delete(key),
+    );
     this.running.set(key, run);
     return run;
   }
@@ -133,6 +160,8 @@ export class RefreshService {
   async claimDueAccounts(
     batchSize: number,
   ): Promise<{ tenantId: string; accountId: string; source: string }[]> {
+    // First the imports a dead process left unfinished: they say so, and their accounts are free.
+    await this.resolveAbandonedImports();
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     const claimed: { tenantId: string; accountId: string; source: string }[] = [];
@@ -149,6 +178,48 @@ export class RefreshService {
       claimed.push(...rows.map((row) => ({ ...row, source })));
     }
     return claimed;
+  }
+
+  /**
+   * Imports that never finished, across tenants (the scheduler's run, start-up): each account says
+   * `error`, "The import of … did not finish", and is free again. Returns how many.
+   */
+  async resolveAbandonedImports(): Promise<number> {
+    const resolved = await this.writer.resolveAbandonedImports(this.clock.now());
+    for (const abandoned of resolved) this.logAbandoned(abandoned);
+    return resolved.length;
+  }
+
+  private logAbandoned(abandoned: AbandonedImport): void {
+    this.logger.warn(
+      { accountId: abandoned.accountId, tenantId: abandoned.tenantId },
+      `An import did not finish (its process stopped); the account says so: ${abandoned.lastError}`,
+    );
+  }
+
+  /**
+   * Takes the account's lease (claimLease). When it is held by an import whose holder is gone or
+   * whose lease lapsed, that import is resolved first (the account says it did not finish) and the
+   * lease taken then. Null: someone holds it.
+   */
+  private async takeLease(
+    tenantId: string,
+    accountId: string,
+    now: Date,
+    options: { from?: string; importing?: string } = {},
+  ): Promise<SyncAccount | null> {
+    const until = new Date(now.getTime() + LEASE_MS);
+    const account = await this.state.claimLease(tenantId, accountId, this.owner, now, until, options);
+    if (account) return account;
+    const [abandoned] = await this.writer.resolveAbandonedImports(now, { tenantId, accountId });
+    if (!abandoned) return null;
+    this.logAbandoned(abandoned);
+    return this.state.claimLease(tenantId, accountId, this.owner, now, until, options);
+  }
+
+  /** Gives back the seed's lease on an account it created (a no-op once its first sync took it). */
+  async releaseSeedLease(tenantId: string, accountId: string): Promise<void> {
+    await this.state.releaseLease(tenantId, accountId, this.seedOwner);
   }
 
   /** Gives back a lease claimDueAccounts took (its job could not be enqueued). */
@@ -176,6 +247,7 @@ export class RefreshService {
       new Date(now.getTime() + LEASE_MS),
     );
     if (!account) return { status: 'busy' };
+    // (An import left unfinished is resolved by the scheduler's run before it claims.)
     const run = this.runLeased(account, 'schedule').finally(() => this.running.delete(key));
     this.running.set(key, run);
     try {
@@ -207,23 +279,21 @@ export class RefreshService {
   }
 
   /**
-   * Stores imported transactions (CSV) through the same single-writer path as a refresh: under the
-   * lease, in one transaction with the recomputed balances. Busy account: 409.
+   * Stores imported transactions (CSV, export files) through the same single-writer path as a
+   * refresh: under the lease, in one transaction with the recomputed balances. Busy account: 409.
+   * The lease records what is imported (`what`, e.g. "a csv file (40000 rows)"): if the process
+   * dies before the write lands, the account later says that import did not finish. `from`: the
+   * lease may be taken from that owner (the sandbox seed's).
    */
   async importTransactions(
     tenantId: string,
     accountId: string,
     transactions: readonly SourceTransaction[],
-    onProgress?: (written: number) => void,
+    options: { onProgress?: (written: number) => void; what?: string; from?: string } = {},
   ): Promise<{ inserted: number; updated: number }> {
     const now = this.clock.now();
-    const account = await this.state.claimLease(
-      tenantId,
-      accountId,
-      this.owner,
-      now,
-      new Date(now.getTime() + LEASE_MS),
-    );
+    const what = `${options.what ?? `a file of ${transactions.length} transactions`} started ${now.toISOString()}`;
+    const account = await this.takeLease(tenantId, accountId, now, { importing: what, from: options.from });
     if (!account) {
       if (!(await this.state.findById(tenantId, accountId))) throw DomainError.notFound('Account');
       throw new DomainError(
@@ -231,6 +301,9 @@ export class RefreshService {
         'A refresh or import of this account is running; retry in a moment.',
       );
     }
+    // From here the account is the import's until its write lands: say so, an operator looks here
+    // when an account answers 409.
+    this.logger.log({ accountId, tenantId, rows: transactions.length }, 'Import started');
     try {
       const written = await this.writer.persist(
         account,
@@ -240,9 +313,16 @@ export class RefreshService {
           reportedBalances: null,
         },
         now,
-        onProgress,
+        { owner: this.owner, onProgress: options.onProgress },
       );
       return { inserted: written.inserted, updated: written.updated };
+    } catch (error) {
+      if (error instanceof LeaseLostError)
+        throw new DomainError(
+          ErrorCode.Conflict,
+          'Another instance took this account over before the import was stored; nothing of it was stored. Import the file again.',
+        );
+      throw error;
     } finally {
       this.ledger.invalidateReads();
       await this.state.releaseLease(tenantId, accountId, this.owner);
@@ -371,15 +451,10 @@ export class RefreshService {
     tenantId: string,
     accountId: string,
     trigger: RefreshTrigger,
+    from?: string,
   ): Promise<RefreshOutcome> {
     const now = this.clock.now();
-    const account = await this.state.claimLease(
-      tenantId,
-      accountId,
-      this.owner,
-      now,
-      new Date(now.getTime() + LEASE_MS),
-    );
+    const account = await this.takeLease(tenantId, accountId, now, { from });
     if (!account) {
       if (!(await this.state.findById(tenantId, accountId))) throw DomainError.notFound('Account');
       return { status: 'busy' };
@@ -396,6 +471,18 @@ export class RefreshService {
   private async runLeasedUncounted(account: SyncAccount, trigger: RefreshTrigger): Promise<RefreshOutcome> {
     const now = this.clock.now();
     try {
+      // An import-only account (csv) gets its transactions by import; a refresh only revalues
+      // them. Never imported: there is nothing to revalue and no state to set (it waits for its
+      // import, not for the scheduler). Its last import did not finish (`error`): revalued, and
+      // it still says so. Either way it is never marked `synced` without data.
+      const importOnly = this.fetcher.importOnly(account.source);
+      if (importOnly && account.lastSyncedAt === null) {
+        await this.state.updateState(account.tenantId, account.id, {
+          nextRefreshAt: null,
+          lastRefreshAttemptAt: now,
+        });
+        return { status: 'pending', retryAt: null };
+      }
       let fetched: FetchedHistory | { pending: Date };
       try {
         fetched = await this.fetcher.fetch(account, now);
@@ -411,8 +498,13 @@ export class RefreshService {
         return { status: 'pending', retryAt: fetched.pending };
       }
       try {
-        return await this.writer.persist(account, fetched, now);
+        return await this.writer.persist(account, fetched, now, {
+          owner: this.owner,
+          keepSyncState: importOnly && account.syncStatus !== 'synced',
+        });
       } catch (error) {
+        // Taken over meanwhile (lease-holders.ts): the new holder's refresh lands, not this one.
+        if (error instanceof LeaseLostError) return { status: 'busy' };
         return await this.recordFailure(account, error, now, trigger);
       }
     } finally {

@@ -34,6 +34,11 @@ export class SourceFetcher {
     private readonly cipher: CredentialsCipher,
   ) {}
 
+  /** The source's transactions arrive only by import (SourceDescription.importOnly). */
+  importOnly(source: string): boolean {
+    return this.connectors.has(source) && this.connectors.describe(source).importOnly === true;
+  }
+
   /** Calls the connector with a timeout and collects its pages; no database transaction is open. */
   async fetch(account: SyncAccount, now: Date): Promise<FetchedHistory | { pending: Date }> {
     const connector = this.connectors.get(account.source);
