@@ -127,10 +127,6 @@ function dateOf(day: number): string {
   return new Date(START_MS + day * DAY_MS).toISOString().slice(0, 10);
 }
 
-function dayOf(date: string): number {
-  return Math.round((Date.parse(`${date}T00:00:00Z`) - START_MS) / DAY_MS);
-}
-
 function uniform(random: SeededRandom, [min, max]: readonly [number, number]): number {
   return min + (max - min) * random.next();
 }
