@@ -9,7 +9,7 @@ import { ManualClock } from '../src/common/clock/clock.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
 import { formatPercent, formatSignedPercent, formatUsd } from '../src/domain/money/format.js';
 import { PROJECTION_DISCLOSURE, shrinkTowardPrior } from '../src/domain/simulation/return-assumptions.js';
-import { historicalCagr, projectRoi } from '../src/domain/simulation/roi.js';
+import { projectRoi } from '../src/domain/simulation/roi.js';
 import { addDays } from '../src/modules/market/market-dates.js';
 import { HISTORY_LOOKBACK_YEARS } from '../src/modules/simulation/market-history.service.js';
 import { bearer } from './factories/accounts.factory.js';
@@ -45,7 +45,8 @@ describe('GET /roi/projection (e2e)', () => {
       if (i > 0) expect(rows[i].date).toBe(addDays(rows[i - 1].date, 1));
       prices.push(Number(rows[i].priceUsd));
     }
-    return historicalCagr(prices);
+    // (last / first)^(1 / years) − 1 with years = (days − 1) / 365.
+    return Math.pow(prices[prices.length - 1] / prices[0], 365 / (prices.length - 1)) - 1;
   }
 
   /**

@@ -383,28 +383,6 @@ export function percentile(sortedAscending: ArrayLike<number>, p: number): numbe
   return sortedAscending[below] + (h - below) * (sortedAscending[above] - sortedAscending[below]);
 }
 
-/**
- * Closed form of the simulation without volatility: each step every asset grows by
- * exp(μᵢ / stepsPerYear) and the portfolio is rebalanced, so the terminal value is
- * principal × (Σᵢ wᵢ·exp(μᵢ / k))^(k·years). With one asset, or equal drifts, that is
- * principal × exp(μ·years).
- */
-export function zeroVolatilityTerminalUsd(params: {
-  readonly principalUsd: number;
-  readonly weights: readonly number[];
-  readonly annualDrift: readonly number[];
-  readonly horizonYears: number;
-  readonly stepsPerYear?: number;
-}): number {
-  const stepsPerYear = params.stepsPerYear ?? SIMULATION_DEFAULTS.stepsPerYear;
-  const total = params.weights.reduce((sum, w) => sum + w, 0);
-  const stepGrowth = params.weights.reduce(
-    (sum, w, i) => sum + (w / total) * Math.exp(params.annualDrift[i] / stepsPerYear),
-    0,
-  );
-  return params.principalUsd * Math.pow(stepGrowth, stepsPerYear * params.horizonYears);
-}
-
 function validate(
   input: SimulationInput,
   stepsPerYear: number,

@@ -1,5 +1,5 @@
 import { formatSignedPercent, formatUsd } from '../money/format.js';
-import { DEFAULT_BENCHMARK, historicalCagr, projectRoi } from './roi.js';
+import { DEFAULT_BENCHMARK, projectRoi } from './roi.js';
 import { SimulationErrorCode } from './simulation-error.js';
 
 describe('projectRoi', () => {
@@ -79,42 +79,5 @@ describe('projectRoi', () => {
     expect(() => projectRoi({ ...params, benchmarkCagr: 0.1 })).toThrow(
       expect.objectContaining({ code: SimulationErrorCode.InvalidInput }),
     );
-  });
-});
-
-describe('historicalCagr', () => {
-  /** 100 growing by 21 % over two years (730 days), as a smooth daily series. */
-  const twoYears = Array.from({ length: 731 }, (_, day) => 100 * Math.pow(1.21, day / 730));
-
-  it('is (last / first)^(365 / (days − 1)) − 1 over the whole series', () => {
-    expect(historicalCagr(twoYears)).toBeCloseTo(0.1, 12);
-    // Only the endpoints matter: √(121 / 100) − 1 = 0.1.
-    expect(historicalCagr([100, ...new Array<number>(729).fill(55), 121])).toBeCloseTo(0.1, 12);
-    expect(historicalCagr([100, 110])).toBeCloseTo(Math.pow(1.1, 365) - 1, 6);
-  });
-
-  it('uses only the last lookbackYears × 365 days when asked', () => {
-    const series = [...new Array<number>(100).fill(1), ...twoYears];
-    expect(historicalCagr(series, 1)).toBeCloseTo(0.1, 12);
-    expect(historicalCagr(series, 2)).toBeCloseTo(0.1, 12);
-  });
-
-  it.each([
-    {
-      name: 'too short a history',
-      prices: [100],
-      years: undefined,
-      code: SimulationErrorCode.InsufficientHistory,
-    },
-    {
-      name: 'a lookback beyond history',
-      prices: twoYears,
-      years: 3,
-      code: SimulationErrorCode.InsufficientHistory,
-    },
-    { name: 'a zero price', prices: [100, 0, 120], years: undefined, code: SimulationErrorCode.InvalidInput },
-    { name: 'a negative lookback', prices: twoYears, years: -1, code: SimulationErrorCode.InvalidInput },
-  ])('rejects $name', ({ prices, years, code }) => {
-    expect(() => historicalCagr(prices, years)).toThrow(expect.objectContaining({ code }));
   });
 });

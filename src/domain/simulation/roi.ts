@@ -8,8 +8,7 @@
 import { Decimal } from 'decimal.js';
 import { ProjectionDecimal } from '../money/exact-decimal.js';
 import { roundUsdToCents, toDecimal, type DecimalInput } from '../money/format.js';
-import { DAYS_PER_YEAR } from './annual-moments.js';
-import { invalidInput, SimulationError, SimulationErrorCode } from './simulation-error.js';
+import { invalidInput } from './simulation-error.js';
 
 /**
  * US large-cap equities: the S&P 500 with dividends reinvested has returned about 10 %
@@ -73,39 +72,6 @@ export function projectRoi(input: RoiInput): RoiProjection {
     benchmarkCagr: input.benchmarkCagr,
     benchmarkDiff: cagr.minus(input.benchmarkCagr).toNumber(),
   };
-}
-
-/**
- * CAGR of a daily price series (ascending, one price per calendar day, no gaps):
- * (last / first)^(1 / years) − 1 with years = (days − 1) / 365. Equivalently
- * exp(μ̂) − 1 for μ̂ the annualised mean daily log return. Since issue 20 it is shown for
- * comparison only: projections compound at the return assumption (return-assumptions.ts).
- * With `lookbackYears`, only the last lookbackYears × 365 days are used.
- */
-export function historicalCagr(dailyPricesAscending: readonly number[], lookbackYears?: number): number {
-  let prices = dailyPricesAscending;
-  if (lookbackYears !== undefined) {
-    if (!(Number.isFinite(lookbackYears) && lookbackYears > 0))
-      throw invalidInput('lookbackYears must be positive');
-    const days = Math.round(lookbackYears * DAYS_PER_YEAR) + 1;
-    if (prices.length < days) {
-      throw new SimulationError(
-        SimulationErrorCode.InsufficientHistory,
-        `${lookbackYears} years need ${days} daily prices, got ${prices.length}`,
-      );
-    }
-    prices = prices.slice(prices.length - days);
-  }
-  if (prices.length < 2) {
-    throw new SimulationError(
-      SimulationErrorCode.InsufficientHistory,
-      'At least two daily prices are required',
-    );
-  }
-  if (!prices.every((price) => Number.isFinite(price) && price > 0))
-    throw invalidInput('Prices must be positive');
-  const years = (prices.length - 1) / DAYS_PER_YEAR;
-  return Math.pow(prices[prices.length - 1] / prices[0], 1 / years) - 1;
 }
 
 function numberToDecimal(value: number): Decimal {

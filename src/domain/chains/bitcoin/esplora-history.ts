@@ -156,16 +156,6 @@ export function walletHistory(
 /** Within one transaction: what arrived, then what left, then the fee. */
 const LEG_ORDER: Record<WalletLegDirection, number> = { income: 0, deposit: 1, withdrawal: 2, fee: 3 };
 
-/** The wallet's balance in satoshis from its confirmed history (for reconciliation with Esplora's). */
-export function walletBalanceSats(legs: readonly WalletLeg[]): bigint {
-  let balance = 0n;
-  for (const leg of legs) {
-    const amount = btcToSats(leg.amount);
-    balance += leg.direction === 'deposit' || leg.direction === 'income' ? amount : -amount;
-  }
-  return balance;
-}
-
 /** BTC decimal text (at most 8 decimals) to satoshis. */
 export function btcToSats(btc: string): bigint {
   const match = /^(\d+)(?:\.(\d{1,8}))?$/.exec(btc);

@@ -5,7 +5,11 @@
  */
 import { Decimal } from 'decimal.js';
 import { sandboxAssetByCoingeckoId, SANDBOX_ASSETS } from '../../../domain/market/sandbox-assets.js';
-import { generateDailyHistory, snapshotAt } from '../../../domain/market/sandbox-market.js';
+import {
+  generateDailyHistory,
+  sandboxMarketCapRanks,
+  snapshotAt,
+} from '../../../domain/market/sandbox-market.js';
 import { utcDate } from '../market-dates.js';
 import type {
   MarketDataProvider,
@@ -23,17 +27,14 @@ export class SandboxMarketProvider implements MarketDataProvider {
   async quotes(coingeckoIds: readonly string[], now: Date): Promise<ProviderQuote[]> {
     const date = utcDate(now);
     // Rank among all sandbox assets by the day's market cap, as CoinGecko ranks the whole market.
-    const snapshots = SANDBOX_ASSETS.map((asset) => ({ asset, snapshot: snapshotAt(asset, date) }))
-      .filter((entry) => entry.snapshot !== null)
-      .sort(
-        (a, b) =>
-          b.snapshot!.marketCapUsd - a.snapshot!.marketCapUsd ||
-          a.asset.coingeckoId.localeCompare(b.asset.coingeckoId),
-      );
+    const ranks = sandboxMarketCapRanks(date);
     const wanted = new Set(coingeckoIds);
-    return snapshots
-      .map(({ asset, snapshot }, index) => ({ asset, snapshot: snapshot!, rank: index + 1 }))
-      .filter(({ asset }) => wanted.has(asset.coingeckoId))
+    return SANDBOX_ASSETS.filter((asset) => wanted.has(asset.coingeckoId))
+      .flatMap((asset) => {
+        const snapshot = snapshotAt(asset, date);
+        return snapshot ? [{ asset, snapshot, rank: ranks.get(asset.coingeckoId)! }] : [];
+      })
+      .sort((a, b) => a.rank - b.rank)
       .map(({ asset, snapshot, rank }) => ({
         coingeckoId: asset.coingeckoId,
         symbol: asset.symbol,
