@@ -4,9 +4,9 @@ import tseslint from 'typescript-eslint';
 /** See the "Module boundaries" block below and docs/modules.md. */
 const MODULE_FACES = [
   {
-    regex: '^(?:\\.\\./)+(?:modules/)?(?:accounts|ledger|sources)/(?!index\\.js$|api/index\\.js$)',
+    regex: '^(?:\\.\\./)+(?:modules/)?(?:accounts|account-data|ledger|sources)/(?!index\\.js$)',
     message:
-      'Import the accounts, ledger and sources modules through their index.ts (their public face; the ledger HTTP edge through api/index.ts), never their internals.',
+      'Import the accounts, account-data, ledger and sources modules through their index.ts (their public face), never their internals.',
   },
 ];
 /** Any module: no other module's repositories or entities (a type such as a column's union may be named). */
@@ -98,9 +98,9 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '^(?:\\.\\./)+src/modules/(?:accounts|ledger|sources)/(?!index\\.js$|testing\\.js$|api/index\\.js$)',
+                '^(?:\\.\\./)+src/modules/(?:accounts|account-data|ledger|sources)/(?!index\\.js$|testing\\.js$)',
               message:
-                'Tests import the accounts, ledger and sources modules through index.ts (or testing.ts, api/index.ts).',
+                'Tests import the accounts, account-data, ledger and sources modules through index.ts (or testing.ts).',
             },
           ],
         },

@@ -14,7 +14,7 @@ import { ScopesGuard } from './common/guards/scopes.guard.js';
 import { LoggingModule, loggerParams } from './common/logging/logging.module.js';
 import { AccountsModule } from './modules/accounts/index.js';
 import { CostBasisModule } from './modules/cost-basis/cost-basis.module.js';
-import { CachedBalancesModule, LedgerApiModule } from './modules/ledger/api/index.js';
+import { CachedBalancesModule, LedgerApiModule } from './modules/account-data/index.js';
 import { LedgerModule } from './modules/ledger/index.js';
 import { SourcesModule } from './modules/sources/index.js';
 import { AdminModule } from './modules/admin/admin.module.js';

@@ -25,8 +25,8 @@ import type { ServiceHttpAdapter } from '../src/common/http/service-http-adapter
 import { ManualClock } from '../src/common/clock/clock.js';
 import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
 import { leavesReadsUntouched, reproducedOnFastPath } from '../src/common/interceptors/reads-untouched.js';
-import { LedgerController as AccountsController } from '../src/modules/ledger/api/index.js';
-import { CachedBalancesRoute } from '../src/modules/ledger/api/index.js';
+import { LedgerController as AccountsController } from '../src/modules/account-data/index.js';
+import { CachedBalancesRoute } from '../src/modules/account-data/index.js';
 import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
 import { ClientsService } from '../src/modules/tenancy/clients.service.js';
 import { createTestSchema, SANDBOX, testConfig, usingPostgres } from './support/test-app.js';

@@ -1,11 +1,16 @@
 /**
  * The ledger's public face: what other modules may import. Services hand out plain data
- * (StoredTransaction, Snapshot, LedgerEntry), never entities. The HTTP API is in ./api/index.ts.
+ * (StoredTransaction, Snapshot, LedgerEntry), never entities. The HTTP API is the account-data module
+ * (../account-data/index.ts), which sits above the ledger.
  */
 export { LedgerModule } from './ledger.module.js';
 export { LedgerService } from './ledger.service.js';
 export { LedgerWriter } from './ledger-writer.service.js';
-export { BalancesReadCache, type BalancesMemo } from './balances/balances-read.cache.js';
+export {
+  BalancesReadCache,
+  type BalancesMemo,
+  type RenderedBalances,
+} from './balances/balances-read.cache.js';
 export type { TransactionInput } from './transaction-input.js';
 export type { Snapshot, SnapshotAsset } from './repositories/balance-snapshots.repository.js';
 export type { ElectionInput, StoredElection } from './repositories/cost-basis-elections.repository.js';

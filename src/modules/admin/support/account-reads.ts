@@ -13,4 +13,4 @@ export {
   toTransactionsResult,
   TransactionsQueryDto,
   TransactionsResultDto,
-} from '../../ledger/api/index.js';
+} from '../../account-data/index.js';

@@ -1,4 +1,4 @@
-import { AuditedRead } from '../../../common/decorators/audited.decorator.js';
+import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { Controller, Get, Query, Res, UseInterceptors } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -8,11 +8,11 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentClient, Scopes } from '../../../common/decorators/auth.decorators.js';
-import type { AuthenticatedClient } from '../../../common/http/request-context.js';
-import { EnvelopeInterceptor } from '../../../common/interceptors/envelope.interceptor.js';
-import { ApiEnvelopedResponse } from '../../../common/openapi/api-responses.js';
-import { UuidParam } from '../../../common/validation/validation.js';
+import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
+import type { AuthenticatedClient } from '../../common/http/request-context.js';
+import { EnvelopeInterceptor } from '../../common/interceptors/envelope.interceptor.js';
+import { ApiEnvelopedResponse } from '../../common/openapi/api-responses.js';
+import { UuidParam } from '../../common/validation/validation.js';
 import { AccountDataService } from './account-data.service.js';
 import { ForceRefreshQueryDto, TransactionsQueryDto } from './dto/ledger-queries.dto.js';
 import { BalancesResultDto, TransactionsResultDto } from './dto/ledger-responses.dto.js';

@@ -1,6 +1,6 @@
-import { DomainError } from '../../../../common/errors/domain-error.js';
-import { canonicalTimestamp } from '../../../../domain/checksum/checksum.js';
-import type { TransactionRange } from '../../index.js';
+import { DomainError } from '../../../common/errors/domain-error.js';
+import { canonicalTimestamp } from '../../../domain/checksum/checksum.js';
+import type { TransactionRange } from '../../ledger/index.js';
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;

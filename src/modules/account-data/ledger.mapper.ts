@@ -1,8 +1,8 @@
 /** Ledger views → response DTOs. USD is rounded to cents here, at the edge only. */
-import { reconcileBalances } from '../../../domain/balances/index.js';
-import { roundUsdToCents } from '../../../domain/money/format.js';
-import { toReview, toState } from '../../accounts/index.js';
-import type { StoredTransaction } from '../index.js';
+import { reconcileBalances } from '../../domain/balances/index.js';
+import { roundUsdToCents } from '../../domain/money/format.js';
+import { toReview, toState } from '../accounts/index.js';
+import type { StoredTransaction } from '../ledger/index.js';
 import type { BalancesView, TransactionsView } from './account-data.service.js';
 import type { BalancesResultDto, TransactionDto, TransactionsResultDto } from './dto/ledger-responses.dto.js';
 

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { toBoolean, toInteger } from '../../../../common/validation/query-transforms.js';
+import { toBoolean, toInteger } from '../../../common/validation/query-transforms.js';
 import { MAX_TRANSACTIONS_PAGE } from '../account-data.service.js';
 
 export class ForceRefreshQueryDto {

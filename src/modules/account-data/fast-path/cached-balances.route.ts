@@ -5,11 +5,8 @@ import {
   INTERCEPTORS_METADATA,
 } from '@nestjs/common/constants.js';
 import { DiscoveryService, ModulesContainer, Reflector } from '@nestjs/core';
-import { EnvelopeInterceptor } from '../../../../common/interceptors/envelope.interceptor.js';
-import {
-  leavesReadsUntouched,
-  reproducedOnFastPath,
-} from '../../../../common/interceptors/reads-untouched.js';
+import { EnvelopeInterceptor } from '../../../common/interceptors/envelope.interceptor.js';
+import { leavesReadsUntouched, reproducedOnFastPath } from '../../../common/interceptors/reads-untouched.js';
 import { LedgerController } from '../ledger.controller.js';
 
 /** The route the fast path answers for. */

@@ -5,15 +5,19 @@
  * how fresh it is (refreshed, cacheAgeSeconds, lastUpdatedOn).
  */
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock/clock.js';
-import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
-import { CursorCodec } from '../../../common/pagination/cursor-codec.js';
-import { AccountsService, type AccountRecord } from '../../accounts/index.js';
-import { RefreshService, STALE_AFTER_MS } from '../../sources/index.js';
-import { BalancesReadCache, type BalancesMemo } from '../balances/balances-read.cache.js';
-import { LedgerService } from '../ledger.service.js';
-import type { Snapshot } from '../repositories/balance-snapshots.repository.js';
-import type { StoredTransaction, TransactionRange } from '../repositories/transactions.repository.js';
+import { Clock } from '../../common/clock/clock.js';
+import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import { AccountsService, type AccountRecord } from '../accounts/index.js';
+import { RefreshService, STALE_AFTER_MS } from '../sources/index.js';
+import {
+  BalancesReadCache,
+  LedgerService,
+  type BalancesMemo,
+  type Snapshot,
+  type StoredTransaction,
+  type TransactionRange,
+} from '../ledger/index.js';
 
 export interface Freshness {
   /** A refresh from the source completed during this request. */

@@ -1,21 +1,21 @@
 import { ForbiddenException, Inject, Injectable, Logger, type CanActivate } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { isObservable, lastValueFrom } from 'rxjs';
-import type { AuthenticatedClient, ServiceRequest } from '../../../../common/http/request-context.js';
+import type { AuthenticatedClient, ServiceRequest } from '../../../common/http/request-context.js';
 import {
   FrontRoute,
   type FrontRouteHandler,
   type FrontRouteProvider,
-} from '../../../../common/http/front-route.js';
-import type { RequestEdge } from '../../../../common/http/request-edge.js';
-import { envelope } from '../../../../common/interceptors/envelope.interceptor.js';
-import { READ_AUDIT, type ReadAuditPort } from '../../../../common/ports/read-audit.port.js';
-import { VERIFIED_BEARER, type VerifiedBearerPort } from '../../../../common/ports/verified-bearer.port.js';
-import { labelRoute } from '../../../metrics/route-label.js';
+} from '../../../common/http/front-route.js';
+import type { RequestEdge } from '../../../common/http/request-edge.js';
+import { envelope } from '../../../common/interceptors/envelope.interceptor.js';
+import { READ_AUDIT, type ReadAuditPort } from '../../../common/ports/read-audit.port.js';
+import { VERIFIED_BEARER, type VerifiedBearerPort } from '../../../common/ports/verified-bearer.port.js';
+import { labelRoute } from '../../metrics/route-label.js';
 import { AccountDataService, type CachedBalancesView } from '../account-data.service.js';
 import { cacheStatus, toBalancesResult } from '../ledger.mapper.js';
 import { CachedBalancesRoute, CONTROLLER, HANDLER } from './cached-balances.route.js';
-import type { RenderedBalances } from '../../balances/balances-read.cache.js';
+import type { RenderedBalances } from '../../ledger/index.js';
 import { RouteExecutionContext } from './route-execution-context.js';
 
 const BALANCES_ROUTE = '/v1/api/account/:accountId/balances';

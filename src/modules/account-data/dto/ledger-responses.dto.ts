@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { COST_BASIS_METHODS, DIRECTIONS } from '../../../../domain/cost-basis/index.js';
-import { reviewProperty, type AccountReviewDto, AccountStateDto } from '../../../accounts/index.js';
+import { COST_BASIS_METHODS, DIRECTIONS } from '../../../domain/cost-basis/index.js';
+import { reviewProperty, type AccountReviewDto, AccountStateDto } from '../../accounts/index.js';
 
 export class TransactionDto {
   @ApiProperty({ description: 'The source transaction id, unique per account.' })

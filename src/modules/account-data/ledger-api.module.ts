@@ -7,10 +7,10 @@
  * reads answer what the partner gets, from AccountDataService).
  */
 import { Module } from '@nestjs/common';
-import { CursorCodec } from '../../../common/pagination/cursor-codec.js';
-import { AccountsModule } from '../../accounts/index.js';
-import { SourcesModule } from '../../sources/index.js';
-import { LedgerModule } from '../ledger.module.js';
+import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import { AccountsModule } from '../accounts/index.js';
+import { SourcesModule } from '../sources/index.js';
+import { LedgerModule } from '../ledger/index.js';
 import { AccountDataService } from './account-data.service.js';
 import { LedgerController } from './ledger.controller.js';
 
