@@ -18,14 +18,7 @@ import {
   type ThrottlerOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-import {
-  THROTTLER_BLOCK_DURATION,
-  THROTTLER_KEY_GENERATOR,
-  THROTTLER_LIMIT,
-  THROTTLER_SKIP,
-  THROTTLER_TRACKER,
-  THROTTLER_TTL,
-} from '@nestjs/throttler/dist/throttler.constants.js';
+import { THROTTLER_METADATA as KEYS } from './throttler-metadata.js';
 import { PerRoute, routeMetadata } from './route-metadata.js';
 import { FixedWindowThrottlerStorage } from './fixed-window.storage.js';
 import type { Response } from 'express';
@@ -160,11 +153,9 @@ export class RateLimitGuard implements CanActivate {
       const name = throttler.name!;
       const read = <T>(key: string) => this.reflector.getAllAndOverride<T>(key + name, targets);
       const getTracker =
-        read<ThrottlerGetTrackerFunction>(THROTTLER_TRACKER) ?? throttler.getTracker ?? common.getTracker;
+        read<ThrottlerGetTrackerFunction>(KEYS.tracker) ?? throttler.getTracker ?? common.getTracker;
       const generateKey =
-        read<ThrottlerGenerateKeyFunction>(THROTTLER_KEY_GENERATOR) ??
-        throttler.generateKey ??
-        common.generateKey;
+        read<ThrottlerGenerateKeyFunction>(KEYS.keyGenerator) ?? throttler.generateKey ?? common.generateKey;
       if (!getTracker || !generateKey) {
         throw new Error(
           `The "${name}" throttler needs getTracker and generateKey (this service keys limits by client).`,
@@ -172,11 +163,11 @@ export class RateLimitGuard implements CanActivate {
       }
       return {
         name,
-        skipped: read<boolean>(THROTTLER_SKIP) === true,
+        skipped: read<boolean>(KEYS.skip) === true,
         skipIf: throttler.skipIf ?? common.skipIf,
-        ttl: read<Resolvable>(THROTTLER_TTL) ?? throttler.ttl,
-        limit: read<Resolvable>(THROTTLER_LIMIT) ?? throttler.limit,
-        blockDuration: read<Resolvable>(THROTTLER_BLOCK_DURATION) ?? throttler.blockDuration,
+        ttl: read<Resolvable>(KEYS.ttl) ?? throttler.ttl,
+        limit: read<Resolvable>(KEYS.limit) ?? throttler.limit,
+        blockDuration: read<Resolvable>(KEYS.blockDuration) ?? throttler.blockDuration,
         getTracker,
         generateKey,
       };
