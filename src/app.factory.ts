@@ -14,8 +14,6 @@ import { HttpMetrics } from './modules/metrics/http-metrics.js';
 import { checkRequestInput } from './common/http/request-input.check.js';
 import { RequestLog } from './common/logging/request-log.js';
 import { RequestEdge } from './common/http/request-edge.js';
-import { frontRoutesOf, relayFrontRouteErrors } from './common/http/front-route.js';
-
 import { securityHeaders } from './common/http/security-headers.js';
 import { createServiceLogger, loggerParams, requestLines } from './common/logging/logging.module.js';
 
@@ -27,10 +25,11 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const logging = loggerParams(config, options.logDestination);
   // Nest logs through pino from its first line, each line when it happens (no bufferLogs).
-  // Nest's Express adapter, with the front routes ahead of Express. Imported here, not at the top:
-  // it loads Express, which tracing (common/tracing/register.ts) hooks before it loads.
-  const { ServiceHttpAdapter } = await import('./common/http/service-http-adapter.js');
-  const adapter = new ServiceHttpAdapter();
+  // Nest's Express adapter, with the cached balances fast path ahead of Express (its one seam).
+  // Imported here, not at the top: it loads Express, which tracing (common/tracing/register.ts)
+  // hooks before it loads.
+  const { FastPathHttpAdapter } = await import('./modules/account-data/fast-path/index.js');
+  const adapter = new FastPathHttpAdapter();
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, { clock: options.clock, logging }),
     adapter,
@@ -56,11 +55,8 @@ export async function createApp(
     new RequestLog(requestLines(config, logging)),
     securityHeaders(config),
   );
-  app.use(relayFrontRouteErrors);
+  adapter.install(app, edge);
   app.use(edge.enter);
-  // Ahead of all of it, the front routes (the cached balances fast path), which do the edge's
-  // work themselves for what they answer (common/http/front-route.ts).
-  adapter.useFrontRoutes(frontRoutesOf(app).map((route) => route.frontRoute(edge)));
   app.useBodyParser('json', { limit: BODY_LIMIT, strict: true });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false, parameterLimit: 50 });
   app.use(checkRequestInput);

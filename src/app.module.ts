@@ -82,7 +82,7 @@ export class AppModule {
       providers: [
         // Order matters: authenticate, then check scopes, then count the request against the client.
         // The scope and rate-limit guards are providers too (one instance each, which the APP_GUARD
-        // entries alias); the cached balances fast path finds and runs these global guards.
+        // entries alias), found through Nest's discovery by whatever runs the global guards itself.
         ScopesGuard,
         RateLimitGuard,
         { provide: APP_GUARD, useClass: JwtAuthGuard },

@@ -44,7 +44,7 @@ export class FixedWindowThrottlerStorage implements ThrottlerStorage, OnApplicat
     return Promise.resolve(this.incrementNow(key, ttl, limit, blockDuration, throttlerName));
   }
 
-  /** increment(), answered synchronously: this storage needs no I/O (RateLimitGuard's fast path). */
+  /** increment(), answered synchronously: this storage needs no I/O (RateLimitGuard's synchronous path). */
   incrementNow(
     key: string,
     ttl: number,

@@ -4,7 +4,7 @@
  *
  * app.factory.ts mounts `enter` as one middleware ahead of the body parsers and Nest's routes, so
  * even a body the parser rejects or an unknown path is timed, named in a line and carries the
- * headers. A front route (front-route.ts), mounted ahead of the edge, answers a request by itself
+ * headers. A handler mounted ahead of the edge (by the HTTP adapter) that answers a request by itself
  * and does the edge's work itself with the same parts (`answering` before its answer, `answered`
  * after it), or hands the request on to the application through `enter`.
  */
@@ -41,7 +41,7 @@ export class RequestEdge {
   };
 
   /**
-   * Whether a front route may answer API requests by itself: the API answers' security headers do
+   * Whether a handler ahead of the edge may answer API requests by itself: the API answers' security headers do
    * not depend on the request (helmet's configuration was recorded at start-up).
    */
   get answersDirectly(): boolean {
@@ -49,7 +49,7 @@ export class RequestEdge {
   }
 
   /**
-   * Before a front route's own answer to an API request: the request id and the security headers
+   * Before such a handler's own answer to an API request: the request id and the security headers
    * `enter` gives. Returns the time `answered` measures from.
    */
   answering(req: Request, res: Response): number {

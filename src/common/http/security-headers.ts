@@ -71,7 +71,7 @@ export interface SecurityHeaders {
   apply(req: Request, res: Response, next: NextFunction): void;
   /**
    * An API answer's headers, the same for every request (helmet run once at start-up), for a
-   * front route that answers by itself (setApiHeaders); undefined when helmet's configuration
+   * handler ahead of the edge that answers by itself (setApiHeaders); undefined when helmet's configuration
    * makes them depend on the request (then only `apply` gives them).
    */
   readonly apiHeaders: HeaderSteps | undefined;

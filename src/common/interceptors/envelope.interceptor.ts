@@ -17,8 +17,8 @@ export function envelope<T>(result: T, statusCode: number): Envelope<T> {
 
 /**
  * Wraps the results of /v1/api controllers in the published envelope. Bound per controller
- * (not globally) so other routes pay nothing for it. The cached balances fast path
- * (CachedBalancesFrontRoute) builds its envelope with the same function.
+ * (not globally) so other routes pay nothing for it. `envelope` is the one place the shape is
+ * made, for whatever else builds an answer.
  */
 @Injectable()
 export class EnvelopeInterceptor<T> implements NestInterceptor<T, Envelope<T>> {

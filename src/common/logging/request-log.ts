@@ -22,7 +22,7 @@ function requestIdFor(req: Request, res: Response): string {
 
 /**
  * One JSON line per request, written once the response is over (sent, or its connection closed
- * first; a front route that answers by itself writes it right after its answer, `write`):
+ * first; a handler ahead of the edge that answers by itself writes it right after its answer, `write`):
  *
  *   {"level":"info",…,"reqId":"…","req":{"id","method","url"},"res":{"statusCode"},
  *    "responseTime":3,"clientId":"…","tenantId":"…","msg":"request completed"}

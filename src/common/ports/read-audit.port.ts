@@ -1,7 +1,7 @@
 /**
  * Records a read of account data in the audit trail (docs/audit.md). Implemented by the audit
- * module (AuditService.recordRead); used by its interceptor and by the cached balances fast path,
- * which answers without Nest's interceptors and so records its reads itself.
+ * module (AuditService.recordRead); used by its interceptor and by anything that answers a read
+ * without Nest's interceptors and so records it itself.
  */
 export const READ_AUDIT = Symbol('READ_AUDIT');
 

@@ -39,7 +39,7 @@ export interface BalancesView {
   readonly freshness: Freshness;
 }
 
-/** Balances held in the read cache, with the entry's memo for the body rendered from them. */
+/** Balances held in the read cache, with the entry's memo for what a reader derives from them. */
 export interface CachedBalancesView extends BalancesView {
   readonly memo: BalancesMemo;
 }

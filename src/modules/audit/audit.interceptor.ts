@@ -16,10 +16,6 @@ import { DomainError } from '../../common/errors/domain-error.js';
 import { statusForCode } from '../../common/errors/problem-details.js';
 import { ReplayedResponse } from '../../common/http/replayed-response.js';
 import type { AuthenticatedClient, ServiceRequest } from '../../common/http/request-context.js';
-import {
-  REPRODUCED_ON_FAST_PATH,
-  type ReproducedOnFastPath,
-} from '../../common/interceptors/reads-untouched.js';
 import { AuditService, type AuditDraft } from './audit.service.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -34,12 +30,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * no transaction (a refusal, a no-op) is recorded before its answer goes out, and so is a failure
  * after a change committed (a second entry, with the status answered); such an append that fails
  * falls back to the retried in-memory queue and is logged. A read's entry is queued
- * (AuditService.recordRead). The cached balances fast path records its own reads
- * (REPRODUCED_ON_FAST_PATH).
+ * (AuditService.recordRead).
  */
 @Injectable()
-export class AuditInterceptor implements NestInterceptor, ReproducedOnFastPath {
-  readonly [REPRODUCED_ON_FAST_PATH] = true as const;
+export class AuditInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Audit');
 
   constructor(

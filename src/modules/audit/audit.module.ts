@@ -13,7 +13,7 @@ import { AuditTransactionSubscriber } from './audit-transaction.subscriber.js';
  * Owns: the `audit_entry` table and its chain head `audit_chain` (append-only, hash-chained), the
  * global interceptor that records audited routes and admin writes, the retention job and the
  * admin API `/admin/audit`. Global: any module may append (AuditService.append, in its own
- * transaction) and the cached balances fast path records its reads through READ_AUDIT. Calls
+ * transaction) and whatever answers a read without the interceptor records it through READ_AUDIT. Calls
  * nobody but the database.
  */
 @Global()

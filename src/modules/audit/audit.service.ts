@@ -119,7 +119,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
     });
   }
 
-  /** A read of account data (interceptor and cached-balances fast path): appended within AUDIT_READ_FLUSH_MS. */
+  /** A read of account data (through READ_AUDIT): appended within AUDIT_READ_FLUSH_MS. */
   recordRead(read: AuditedRead): void {
     // The draft is built once, here (enqueue would copy it again to add the time).
     this.queue({
@@ -506,7 +506,7 @@ async function insertArrays(manager: EntityManager, batch: readonly AuditEntryRe
 
 /**
  * canonicalJson of details, remembered for the last few flat ones: most reads carry the same
- * few (e.g. the fast path's `{ method, route, fastPath }`), in a new object each time. A flat
+ * few (e.g. `{ method, route }`), in a new object each time. A flat
  * object (own keys, values string, number, boolean or null) with the same keys and values (===)
  * as a remembered one has its text; anything else is serialized.
  */

@@ -1,5 +1,6 @@
 /** The audit module's public face (docs/audit.md). */
 export { AuditModule } from './audit.module.js';
+export { AuditInterceptor } from './audit.interceptor.js';
 export {
   AuditService,
   type ActorKind,

@@ -68,11 +68,11 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') implements Ve
   }
 
   /**
-   * The guard's fast path: a remembered token (expiry and not-before checked now) whose client is
+   * The guard's shortcut: a remembered token (expiry and not-before checked now) whose client is
    * known to be enabled. Anything else (first use, unknown client state) goes through passport.
    */
   knownClient(request: Request): AuthenticatedClient | undefined {
-    // Asked twice of a cached balances read (the fast path, then the route's guard): answered once.
+    // May be asked twice of one request (a handler ahead of the router, then the route's guard): answered once.
     const memo = request as Request & { [KNOWN_CLIENT]?: AuthenticatedClient | null };
     const known = memo[KNOWN_CLIENT];
     if (known !== undefined) return known ?? undefined;

@@ -8,10 +8,6 @@ import {
 import type { Response } from 'express';
 import { from, switchMap, type Observable } from 'rxjs';
 import { DomainError } from '../../common/errors/domain-error.js';
-import {
-  LEAVES_READS_UNTOUCHED,
-  type LeavesReadsUntouched,
-} from '../../common/interceptors/reads-untouched.js';
 import type { ServiceRequest } from '../../common/http/request-context.js';
 import { bufferStreamedBody, hasStreamedBody } from '../../common/http/csv-body.js';
 import { ReplayedResponse, type StoredResponse } from '../../common/http/replayed-response.js';
@@ -32,8 +28,7 @@ const MAX_STORED_BODY_BYTES = 1024 * 1024;
  * arrives after the first response always finds it.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor, LeavesReadsUntouched {
-  readonly [LEAVES_READS_UNTOUCHED] = true as const;
+export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
 
   constructor(private readonly idempotency: IdempotencyService) {}

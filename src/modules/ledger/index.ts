@@ -6,11 +6,7 @@
 export { LedgerModule } from './ledger.module.js';
 export { LedgerService } from './ledger.service.js';
 export { LedgerWriter } from './ledger-writer.service.js';
-export {
-  BalancesReadCache,
-  type BalancesMemo,
-  type RenderedBalances,
-} from './balances/balances-read.cache.js';
+export { BalancesReadCache, type BalancesMemo } from './balances/balances-read.cache.js';
 export type { TransactionInput } from './transaction-input.js';
 export type { Snapshot, SnapshotAsset } from './repositories/balance-snapshots.repository.js';
 export type { ElectionInput, StoredElection } from './repositories/cost-basis-elections.repository.js';

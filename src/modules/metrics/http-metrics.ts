@@ -50,8 +50,8 @@ interface StatusSeries {
  * observation on plain numbers of the request's series (a map lookup). prom-client's own
  * `inc`/`observe` hash and validate the labels on every call (~1 µs each on this machine, more
  * than the rest of a cached balances answer's metrics work together), so the figures are kept
- * here and handed to the registry when Prometheus scrapes. The cached balances fast path (a
- * front route) counts its answers with `observe`, under the route's template.
+ * here and handed to the registry when Prometheus scrapes. A request answered ahead of the
+ * request edge is counted with `observe`, under its route's template.
  */
 @Injectable()
 export class HttpMetrics {
@@ -105,8 +105,8 @@ export class HttpMetrics {
   })();
 
   /**
-   * One answered request: the count of its (method, route, status) and its latency. A front route
-   * that answers by itself calls it right after its answer (`aborted` when the client had left).
+   * One answered request: the count of its (method, route, status) and its latency. A handler
+   * ahead of the request edge that answers by itself calls it right after its answer (`aborted` when the client had left).
    */
   observe(method: string, route: string, status: number | 'aborted', seconds: number): void {
     const series = this.seriesOf(method, route, status);

@@ -15,8 +15,8 @@ interface RoutedRequest {
 }
 
 /**
- * Names the route template of a request answered outside Express's router (the cached balances
- * fast path, a front route), so it is counted and traced under the same template as the route.
+ * Names the route template of a request answered outside Express's router, so it is counted and
+ * traced under the same template as the route.
  */
 export function labelRoute(request: object, template: string): void {
   (request as RoutedRequest)[ROUTE] = template;
@@ -24,7 +24,7 @@ export function labelRoute(request: object, template: string): void {
 
 /**
  * The template (`/v1/api/account/:accountId/balances`), never the URL: ids, query strings and
- * unknown paths never become a label. The fast path's label, else what Express's router matched,
+ * unknown paths never become a label. A label set by `labelRoute`, else what Express's router matched,
  * else `unmatched`.
  */
 export function routeTemplateOf(request: object): string {

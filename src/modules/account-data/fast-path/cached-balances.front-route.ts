@@ -2,11 +2,7 @@ import { ForbiddenException, Inject, Injectable, Logger, type CanActivate } from
 import type { NextFunction, Request, Response } from 'express';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { AuthenticatedClient, ServiceRequest } from '../../../common/http/request-context.js';
-import {
-  FrontRoute,
-  type FrontRouteHandler,
-  type FrontRouteProvider,
-} from '../../../common/http/front-route.js';
+import type { FrontHandler } from './fast-path-http-adapter.js';
 import type { RequestEdge } from '../../../common/http/request-edge.js';
 import { envelope } from '../../../common/interceptors/envelope.interceptor.js';
 import { READ_AUDIT, type ReadAuditPort } from '../../../common/ports/read-audit.port.js';
@@ -15,17 +11,27 @@ import { labelRoute } from '../../metrics/route-label.js';
 import { AccountDataService, type CachedBalancesView } from '../account-data.service.js';
 import { cacheStatus, toBalancesResult } from '../ledger.mapper.js';
 import { CachedBalancesRoute, CONTROLLER, HANDLER } from './cached-balances.route.js';
-import type { RenderedBalances } from '../../ledger/index.js';
 import { RouteExecutionContext } from './route-execution-context.js';
 
 const BALANCES_ROUTE = '/v1/api/account/:accountId/balances';
+
+/** The response body rendered from a read cache entry, kept in the entry's memo under RENDERED. */
+interface RenderedBalances {
+  readonly cacheAgeSeconds: number | null;
+  /** The JSON text; written as a string so Node sends headers and body in one write. */
+  readonly text: string;
+  /** Its length in UTF-8 bytes, the Content-Length. */
+  readonly length: string;
+}
+
+const RENDERED = Symbol('cached balances body');
 const PREFIX = '/v1/api/account/';
 const SUFFIX = '/balances';
 
 /**
- * The fast path of `GET /v1/api/account/{accountId}/balances`, the endpoint partners poll: a front
- * route (common/http/front-route.ts), so it sees a request before the request edge's middlewares,
- * the body parsers and Nest's router.
+ * The fast path of `GET /v1/api/account/{accountId}/balances`, the endpoint partners poll, run by
+ * FastPathHttpAdapter ahead of Express, so it sees a request before the request edge's
+ * middlewares, the body parsers and Nest's router.
  *
  * A request this instance can answer from memory alone is answered here: the URL is the route's
  * own path with no query string and nothing percent-encoded, it has no body, the bearer token was
@@ -56,8 +62,7 @@ const SUFFIX = '/balances';
  * bench/README.md.
  */
 @Injectable()
-@FrontRoute()
-export class CachedBalancesFrontRoute implements FrontRouteProvider {
+export class CachedBalancesFrontRoute {
   private readonly logger = new Logger(CachedBalancesFrontRoute.name);
   /** The route's guards; null when the fast path is off; undefined until the first request. */
   private guards?: readonly CanActivate[] | null;
@@ -69,7 +74,8 @@ export class CachedBalancesFrontRoute implements FrontRouteProvider {
     @Inject(READ_AUDIT) private readonly audit: ReadAuditPort,
   ) {}
 
-  frontRoute(edge: RequestEdge): FrontRouteHandler {
+  /** The handler FastPathHttpAdapter runs ahead of Express, doing the edge's work with `edge`'s parts. */
+  handler(edge: RequestEdge): FrontHandler {
     return (req, res, next) => this.handle(req as ServiceRequest, res, next, edge);
   }
 
@@ -158,11 +164,11 @@ export class CachedBalancesFrontRoute implements FrontRouteProvider {
    */
   private bodyOf(view: CachedBalancesView): RenderedBalances {
     const age = view.freshness.cacheAgeSeconds;
-    const known = view.memo.rendered;
+    const known = view.memo[RENDERED] as RenderedBalances | undefined;
     if (known?.cacheAgeSeconds === age) return known;
     const text = JSON.stringify(envelope(toBalancesResult(view), 200));
     const rendered = { cacheAgeSeconds: age, text, length: String(Buffer.byteLength(text, 'utf8')) };
-    view.memo.rendered = rendered;
+    view.memo[RENDERED] = rendered;
     return rendered;
   }
 }

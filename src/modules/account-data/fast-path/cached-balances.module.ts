@@ -1,12 +1,13 @@
 /**
  * The cached balances fast path (CachedBalancesFrontRoute) and its reading of the balances route.
  *
- * Owns: answering cached balances reads ahead of the application's pipeline, as a front route
- * (common/http/front-route.ts: found through Nest's DiscoveryService and mounted by app.factory.ts,
- * which never names it), with the route's own guard instances (found through Nest's discovery
- * APIs, not hand-picked), the route's mapper and envelope, and the request edge's parts. Never:
- * answers differently from the route; when the route gains something it cannot run equivalently,
- * it switches itself off instead (docs/decisions.md, "Cached balances fast path").
+ * Owns: answering cached balances reads ahead of the application's pipeline (run by
+ * FastPathHttpAdapter, the room's one seam, which createApp builds the application on), with the
+ * route's own guard instances (found through Nest's discovery APIs, not hand-picked), the route's
+ * mapper and envelope, and the request edge's parts. Never: answers differently from the route;
+ * when the application gains something it cannot run equivalently (a global interceptor it does
+ * not know, a route interceptor, a request-scoped guard), it switches itself off instead
+ * (docs/decisions.md, "Cached balances fast path").
  */
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';

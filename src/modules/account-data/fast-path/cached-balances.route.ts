@@ -6,12 +6,24 @@ import {
 } from '@nestjs/common/constants.js';
 import { DiscoveryService, ModulesContainer, Reflector } from '@nestjs/core';
 import { EnvelopeInterceptor } from '../../../common/interceptors/envelope.interceptor.js';
-import { leavesReadsUntouched, reproducedOnFastPath } from '../../../common/interceptors/reads-untouched.js';
+import { AuditInterceptor } from '../../audit/index.js';
+import { IdempotencyInterceptor } from '../../idempotency/idempotency.interceptor.js';
 import { LedgerController } from '../ledger.controller.js';
 
 /** The route the fast path answers for. */
 export const CONTROLLER = LedgerController;
 export const HANDLER = LedgerController.prototype.balances;
+
+/**
+ * The global interceptors whose effect on this route the fast path knows and gives itself, each
+ * with the reason. Any other global interceptor turns the fast path off (logged once), so one
+ * added later is never skipped silently: add it here only with a test that the route's answer
+ * and the fast path's stay the same (test/balances-fast-path.e2e-spec.ts).
+ */
+const KNOWN_GLOBAL_INTERCEPTORS: ReadonlyMap<object, string> = new Map<object, string>([
+  [AuditInterceptor, 'the read is recorded through READ_AUDIT, as the interceptor records it'],
+  [IdempotencyInterceptor, 'acts on writes only (POST, PUT, PATCH, DELETE); a GET passes through'],
+]);
 
 /** What the fast path runs for the route, or why it stays off. */
 export type FastPathPlan =
@@ -36,18 +48,16 @@ export class CachedBalancesRoute {
   /** The guards to run, or why the fast path must stay off. */
   plan(): FastPathPlan {
     const globalGuards = this.discovery.getProviders().filter((wrapper) => wrapper.subtype === 'guard');
-    const globalInterceptors = this.discovery
+    const unknownInterceptors = this.discovery
       .getProviders()
-      .filter(
-        (wrapper) =>
-          wrapper.subtype === 'interceptor' &&
-          !leavesReadsUntouched(wrapper.instance) &&
-          !reproducedOnFastPath(wrapper.instance),
-      );
+      .filter((wrapper) => wrapper.subtype === 'interceptor')
+      .filter((wrapper) => !KNOWN_GLOBAL_INTERCEPTORS.has((wrapper.instance as object).constructor));
     const scoped = globalGuards.find((wrapper) => !wrapper.isDependencyTreeStatic());
     if (scoped) return { on: false, reason: `a global guard is request-scoped (${String(scoped.name)})` };
-    if (globalInterceptors.length > 0)
-      return { on: false, reason: 'the application has global interceptors' };
+    if (unknownInterceptors.length > 0) {
+      const names = unknownInterceptors.map((wrapper) => nameOf(wrapper.instance)).join(', ');
+      return { on: false, reason: `the application has global interceptors it does not know (${names})` };
+    }
     const targets = [CONTROLLER, HANDLER];
     const interceptors = targets.flatMap(
       (target) => this.reflector.get<unknown[]>(INTERCEPTORS_METADATA, target) ?? [],

@@ -9,22 +9,11 @@ const MAX_ENTRIES = 10_000;
 type Cached = Pick<Entry, 'account' | 'snapshot'>;
 
 /**
- * The response body the cached balances fast path rendered from an entry, kept with the entry so
- * it goes when the entry goes (one memo, not a second map beside this cache). It depends on the
- * entry and on `cacheAgeSeconds`, which moves once a second.
+ * An entry's own slot for what a reader derives from it (e.g. an encoded response body): it goes
+ * when the entry goes, so no second map beside this cache can outlive it. Readers key their values
+ * with their own symbols.
  */
-export interface RenderedBalances {
-  readonly cacheAgeSeconds: number | null;
-  /** The JSON text; written as a string so Node sends headers and body in one write. */
-  readonly text: string;
-  /** Its length in UTF-8 bytes, the Content-Length. */
-  readonly length: string;
-}
-
-/** An entry's slot for its rendered body; owned by the entry, filled by the fast path. */
-export interface BalancesMemo {
-  rendered?: RenderedBalances;
-}
+export type BalancesMemo = Record<symbol, unknown>;
 
 interface Entry {
   account: AccountRecord;
