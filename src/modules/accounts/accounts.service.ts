@@ -16,6 +16,8 @@ import {
   ACCOUNT_EVENTS,
   NO_ACCOUNT_EVENTS,
   type AccountEventsPort,
+} from '../../common/ports/account-events.port.js';
+import {
   ConnectorRegistry,
   CredentialsCipher,
   ImportFileService,

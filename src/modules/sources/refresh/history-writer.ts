@@ -28,7 +28,7 @@ import {
   NO_ACCOUNT_EVENTS,
   type AccountEvent,
   type AccountEventsPort,
-} from '../events/account-events.port.js';
+} from '../../../common/ports/account-events.port.js';
 import { balanceChanges } from '../events/account-event-data.js';
 
 export interface Refreshed {
