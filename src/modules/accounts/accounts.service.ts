@@ -29,6 +29,7 @@ import {
   type RefreshOutcome,
   type SourceConnector,
 } from '../sources/index.js';
+import { LedgerWriter } from '../ledger/index.js';
 import { TenancyRepository } from '../tenancy/tenancy.repository.js';
 import type { AccountRecord } from './account-record.js';
 import type { AccountEntity, SyncStatus } from './entities/account.entity.js';
@@ -116,6 +117,7 @@ export class AccountsService {
     private readonly cipher: CredentialsCipher,
     private readonly cursors: CursorCodec,
     private readonly refresher: RefreshService,
+    private readonly writer: LedgerWriter,
     private readonly clock: Clock,
     private readonly importFiles: ImportFileService,
     @Optional() @Inject(ACCOUNT_EVENTS) events?: AccountEventsPort,
@@ -431,7 +433,7 @@ export class AccountsService {
   async unlink(tenantId: string, accountId: string): Promise<void> {
     const account = await this.accounts.findById(tenantId, accountId);
     if (!account) throw DomainError.notFound('Account');
-    await this.refresher.recomputeLinked(tenantId, [accountId], async (manager) => {
+    await this.writer.recomputeLinked(tenantId, [accountId], async (manager) => {
       if (!(await this.accounts.delete(tenantId, accountId, manager))) return;
       await this.events.record(
         [
