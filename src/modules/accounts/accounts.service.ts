@@ -30,7 +30,7 @@ import {
   type SourceConnector,
 } from '../sources/index.js';
 import { LedgerWriter } from '../ledger/index.js';
-import { TenancyRepository } from '../tenancy/tenancy.repository.js';
+import { TenancyRepository } from '../tenancy/index.js';
 import type { AccountRecord } from './account-record.js';
 import type { AccountEntity, SyncStatus } from './entities/account.entity.js';
 import { AccountsRepository, type AccountKeysetPosition } from './repositories/accounts.repository.js';

@@ -12,7 +12,7 @@
  * queries without a tenant id.
  */
 import { Module } from '@nestjs/common';
-import { MarketModule } from '../market/market.module.js';
+import { MarketModule } from '../market/index.js';
 import { BalancesReadCache } from './balances/balances-read.cache.js';
 import { LedgerService } from './ledger.service.js';
 import { BalanceSnapshotsRepository } from './repositories/balance-snapshots.repository.js';

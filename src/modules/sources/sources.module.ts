@@ -13,7 +13,7 @@ import { MARKET_PRICES, type MarketPricesPort } from '../../common/ports/market-
 import { AppConfig } from '../../config/app-config.js';
 import { JobsModule } from '../jobs/index.js';
 import { LedgerModule } from '../ledger/index.js';
-import { MarketModule } from '../market/market.module.js';
+import { MarketModule } from '../market/index.js';
 import { BitcoinConnector } from './bitcoin/bitcoin.connector.js';
 import { EsploraClient } from './bitcoin/esplora.client.js';
 import { ConnectorRegistry } from './connectors/connector.registry.js';

@@ -27,7 +27,7 @@ import {
   type Refreshed,
   type SyncAccount,
 } from '../../ledger/index.js';
-import { SyncMetrics } from '../../metrics/sync-metrics.js';
+import { SyncMetrics } from '../../metrics/index.js';
 import {
   SourceAuthorizationError,
   SourceUnavailableError,
