@@ -1,13 +1,30 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 
-/** See the "Module boundaries" block below and docs/modules.md. */
-const MODULE_FACES = [
+/**
+ * See the "Module boundaries" block below and docs/modules.md. Every folder of src/modules is a
+ * module with a face (index.ts); another module, the CLI and the app's root files import it only
+ * there. The pattern is anchored on the importing file's depth (a module's own sub-folder may share
+ * a module's name, e.g. sources/sandbox), so one block per depth.
+ */
+const MODULES = readdirSync(new URL('./src/modules', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .join('|');
+const faceOf = (prefix) => [
   {
-    regex: '^(?:\\.\\./)+(?:modules/)?(?:accounts|account-data|ledger|sources)/(?!index\\.js$)',
-    message:
-      'Import the accounts, account-data, ledger and sources modules through their index.ts (their public face), never their internals.',
+    regex: `^${prefix}(?:${MODULES})/(?!index\\.js$)`,
+    message: 'Import another module through its index.ts (its public face), never its internals.',
   },
+];
+const MODULE_FACE_BLOCKS = [
+  { files: ['src/*.ts'], patterns: faceOf('\\./modules/') },
+  { files: ['src/cli/**/*.ts'], patterns: faceOf('(?:\\.\\./)+modules/') },
+  ...[1, 2, 3, 4].map((depth) => ({
+    files: [`src/modules/*/${'*/'.repeat(depth - 1)}*.ts`],
+    patterns: faceOf(`(?:\\.\\./){${depth}}`),
+  })),
 ];
 /** Any module: no other module's repositories or entities (a type such as a column's union may be named). */
 const FOREIGN_STORES = [
@@ -59,17 +76,16 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Module boundaries (docs/modules.md): a module is used through its public face, index.ts.
-    // The accounts, ledger and sources modules may be imported only through it; no module reaches
-    // into another's repositories/ or entities/ (each module's own are imported as ./ or ../x/).
-    files: ['src/modules/**/*.ts', 'src/cli/**/*.ts'],
+  // Module boundaries (docs/modules.md): every module is used through its public face, index.ts;
+  // no module reaches into another's repositories/ or entities/ (its own are ./ or ../x/).
+  ...MODULE_FACE_BLOCKS.map(({ files, patterns }) => ({
+    files,
     ignores: ['src/modules/*/entities/*.entity.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: MODULE_FACES }],
+      'no-restricted-imports': ['error', { patterns }],
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: FOREIGN_STORES }],
     },
-  },
+  })),
   {
     // Entities may point at another module's entity: a foreign key is a fact of the one schema.
     files: ['src/modules/*/entities/*.entity.ts'],
@@ -79,7 +95,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?:\\.\\./)+(?:modules/)?(?:accounts|ledger|sources)/(?!index\\.js$|entities/)',
+              regex: `^(?:\\.\\./)+(?:${MODULES})/(?!index\\.js$|entities/)`,
               message:
                 "Entities may import another module's entities (foreign keys) or its index.ts, nothing else.",
             },

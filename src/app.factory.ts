@@ -10,7 +10,7 @@ import type { Clock } from './common/clock/clock.js';
 import type { DestinationStream } from 'pino';
 import { createValidationPipe } from './common/validation/validation.js';
 import { setupSwagger } from './swagger.js';
-import { HttpMetrics } from './modules/metrics/http-metrics.js';
+import { HttpMetrics } from './modules/metrics/index.js';
 import { checkRequestInput } from './common/http/request-input.check.js';
 import { RequestLog } from './common/logging/request-log.js';
 import { RequestEdge } from './common/http/request-edge.js';

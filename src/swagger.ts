@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { describeErrorBodies, ERROR_BODY_MODELS } from './common/openapi/api-responses.js';
-import { API_VERSION } from './modules/status/status.controller.js';
+import { API_VERSION } from './modules/status/index.js';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()

@@ -14,7 +14,7 @@ import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { ClockModule } from '../common/clock/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { AccountsModule, AccountsService, toAdminAccount } from '../modules/accounts/index.js';
-import { SandboxSeedRegistry } from '../modules/sandbox/sandbox-seed.registry.js';
+import { SandboxSeedRegistry } from '../modules/sandbox/index.js';
 import { IMPORT_FORMATS } from '../modules/sources/index.js';
 
 @SubCommand({ name: 'list', description: 'List accounts with their state (one tenant or all)' })

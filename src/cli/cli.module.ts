@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { ConfigModule } from '../config/config.module.js';
 import { DatabaseModule, OpenDatabaseOnDemandModule } from '../database/database.module.js';
-import { TenancyModule } from '../modules/tenancy/tenancy.module.js';
+import { TenancyModule } from '../modules/tenancy/index.js';
 import { TENANCY_COMMANDS } from './tenancy.commands.js';
 import { AccountsCliModule } from './accounts.commands.js';
 import { CommandLifecycle } from './command-lifecycle.js';

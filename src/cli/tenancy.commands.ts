@@ -13,10 +13,10 @@ import {
   ClientsService,
   type ClientSummary,
   type IssuedSecret,
-} from '../modules/tenancy/clients.service.js';
-import type { ClientScope } from '../modules/tenancy/entities/api-client.entity.js';
-import type { TenantEntity } from '../modules/tenancy/entities/tenant.entity.js';
-import { TenantsService } from '../modules/tenancy/tenants.service.js';
+} from '../modules/tenancy/index.js';
+import type { ClientScope } from '../modules/tenancy/index.js';
+import type { TenantEntity } from '../modules/tenancy/index.js';
+import { TenantsService } from '../modules/tenancy/index.js';
 import { outputFormat, printRows, type Columns, type OutputOptions } from './output.js';
 
 const SECRET_NOTICE = 'Store the clientSecret now: it is not shown again.';

@@ -81,7 +81,7 @@ export class AccountDataService {
     private readonly refresher: RefreshService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
-    private readonly readCache: BalancesReadCache,
+    private readonly readCache: BalancesReadCache<AccountRecord>,
   ) {}
 
   async transactionsOf(

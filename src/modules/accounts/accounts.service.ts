@@ -16,6 +16,8 @@ import {
   ACCOUNT_EVENTS,
   NO_ACCOUNT_EVENTS,
   type AccountEventsPort,
+} from '../../common/ports/account-events.port.js';
+import {
   ConnectorRegistry,
   CredentialsCipher,
   ImportFileService,
@@ -27,7 +29,8 @@ import {
   type RefreshOutcome,
   type SourceConnector,
 } from '../sources/index.js';
-import { TenancyRepository } from '../tenancy/tenancy.repository.js';
+import { LedgerWriter } from '../ledger/index.js';
+import { TenancyRepository } from '../tenancy/index.js';
 import type { AccountRecord } from './account-record.js';
 import type { AccountEntity, SyncStatus } from './entities/account.entity.js';
 import { AccountsRepository, type AccountKeysetPosition } from './repositories/accounts.repository.js';
@@ -114,6 +117,7 @@ export class AccountsService {
     private readonly cipher: CredentialsCipher,
     private readonly cursors: CursorCodec,
     private readonly refresher: RefreshService,
+    private readonly writer: LedgerWriter,
     private readonly clock: Clock,
     private readonly importFiles: ImportFileService,
     @Optional() @Inject(ACCOUNT_EVENTS) events?: AccountEventsPort,
@@ -429,7 +433,7 @@ export class AccountsService {
   async unlink(tenantId: string, accountId: string): Promise<void> {
     const account = await this.accounts.findById(tenantId, accountId);
     if (!account) throw DomainError.notFound('Account');
-    await this.refresher.recomputeLinked(tenantId, [accountId], async (manager) => {
+    await this.writer.recomputeLinked(tenantId, [accountId], async (manager) => {
       if (!(await this.accounts.delete(tenantId, accountId, manager))) return;
       await this.events.record(
         [

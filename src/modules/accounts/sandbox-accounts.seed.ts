@@ -1,8 +1,8 @@
 import { Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
-import { SandboxSeedRegistry } from '../sandbox/sandbox-seed.registry.js';
-import { SANDBOX_TENANTS, sandboxTenantId } from '../sandbox/sandbox-ids.js';
+import { SandboxSeedRegistry } from '../sandbox/index.js';
+import { SANDBOX_TENANTS, sandboxTenantId } from '../sandbox/index.js';
 import {
   CredentialsCipher,
   RefreshService,

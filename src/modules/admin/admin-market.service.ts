@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
-import { MarketRefreshService } from '../market/market-refresh.service.js';
+import { MarketRefreshService } from '../market/index.js';
 import type { MarketRefreshResultDto } from './dto/admin-market.dto.js';
 
 /**

@@ -11,8 +11,8 @@ import {
 } from '@nestjs/swagger';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
-import { CLIENT_ID_PATTERN, ClientsService } from '../tenancy/clients.service.js';
-import { TENANT_SLUG_PATTERN, TenantsService } from '../tenancy/tenants.service.js';
+import { CLIENT_ID_PATTERN, ClientsService } from '../tenancy/index.js';
+import { TENANT_SLUG_PATTERN, TenantsService } from '../tenancy/index.js';
 import { toClientDto, toIssuedSecretDto, toTenantDto } from './admin-tenancy.mapper.js';
 import {
   ClientDto,

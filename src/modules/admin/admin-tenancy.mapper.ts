@@ -1,5 +1,5 @@
-import type { ClientSummary, IssuedSecret } from '../tenancy/clients.service.js';
-import type { TenantEntity } from '../tenancy/entities/tenant.entity.js';
+import type { ClientSummary, IssuedSecret } from '../tenancy/index.js';
+import type { TenantEntity } from '../tenancy/index.js';
 import type { ClientDto, IssuedSecretDto, TenantDto } from './dto/admin-tenancy.dto.js';
 
 export function toTenantDto(tenant: TenantEntity): TenantDto {

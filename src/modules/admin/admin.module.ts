@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { JobsModule } from '../jobs/index.js';
-import { MarketModule } from '../market/market.module.js';
+import { MarketModule } from '../market/index.js';
 import { AdminQueuesController } from './admin-queues.controller.js';
-import { TenancyModule } from '../tenancy/tenancy.module.js';
+import { TenancyModule } from '../tenancy/index.js';
 import { AdminAccountsController } from './accounts/admin-accounts.controller.js';
 import { AdminMarketController } from './admin-market.controller.js';
 import { AdminMarketService } from './admin-market.service.js';

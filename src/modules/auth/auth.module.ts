@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { VERIFIED_BEARER } from '../../common/ports/verified-bearer.port.js';
-import { TenancyModule } from '../tenancy/tenancy.module.js';
+import { TenancyModule } from '../tenancy/index.js';
 import { SigningKeyEntity } from './entities/signing-key.entity.js';
 import { CredentialAttempts } from './credential-attempts.js';
 import { JwksController } from './jwks.controller.js';

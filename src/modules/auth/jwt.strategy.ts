@@ -7,7 +7,7 @@ import type { Request } from 'express';
 import { AppConfig } from '../../config/app-config.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import type { VerifiedBearerPort } from '../../common/ports/verified-bearer.port.js';
-import { ClientsService, type ClientState } from '../tenancy/clients.service.js';
+import { ClientsService, type ClientState } from '../tenancy/index.js';
 import { SigningKeysService } from './signing-keys.service.js';
 import type { AccessTokenClaims } from './token.service.js';
 import { VerifiedTokenCache, type VerifiedClaims } from './verified-token.cache.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppConfig } from '../../config/app-config.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
-import { ClientsService, type VerifiedClient } from '../tenancy/clients.service.js';
+import { ClientsService, type VerifiedClient } from '../tenancy/index.js';
 import {
   CredentialAttempts,
   type CredentialLimitReport,

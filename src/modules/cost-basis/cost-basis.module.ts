@@ -5,7 +5,7 @@
  * `GET/POST /taip/safe-harbor-allocation`.
  *
  * Owns no table: the choices are the ledger's (cost_basis_election, lot_selection,
- * safe_harbor_allocation), written only through the refresh engine (RefreshService) in the same
+ * safe_harbor_allocation), written only through the ledger's one writer (LedgerWriter) in the same
  * transaction as the balances they change, so the balances, the gains report and Form 8949 always
  * agree. Reads accounts through their face (AccountsService) and the choices through LedgerService;
  * asks report-snapshots (SnapshottedYears) whether a late lot identification's year is closed.
@@ -15,7 +15,6 @@ import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { AccountsModule } from '../accounts/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { SnapshottedYearsModule } from '../report-snapshots/index.js';
-import { SourcesModule } from '../sources/index.js';
 import { CostBasisMethodController } from './elections/cost-basis-method.controller.js';
 import { CostBasisMethodService } from './elections/cost-basis-method.service.js';
 import { LotSelectionsController } from './lot-selections/lot-selections.controller.js';
@@ -24,7 +23,7 @@ import { SafeHarborController } from './safe-harbor/safe-harbor.controller.js';
 import { SafeHarborService } from './safe-harbor/safe-harbor.service.js';
 
 @Module({
-  imports: [AccountsModule, SourcesModule, LedgerModule, SnapshottedYearsModule],
+  imports: [AccountsModule, LedgerModule, SnapshottedYearsModule],
   controllers: [CostBasisMethodController, LotSelectionsController, SafeHarborController],
   providers: [CostBasisMethodService, LotSelectionsService, SafeHarborService, CursorCodec],
 })

@@ -5,7 +5,17 @@
  */
 export { LedgerModule } from './ledger.module.js';
 export { LedgerService } from './ledger.service.js';
-export { LedgerWriter } from './ledger-writer.service.js';
+export { LedgerWriter } from './writer/ledger-writer.service.js';
+export { LEASE_MS } from './writer/lease-timing.js';
+export type { AccountHistory } from './writer/account-history.js';
+export { LeaseLostError, type PersistOptions, type Refreshed } from './writer/history-writer.js';
+export {
+  RefreshStateRepository,
+  type AbandonedImport,
+  type AccountStateChange,
+  type SyncAccount,
+} from './writer/refresh-state.repository.js';
+export { LEASE_HOLDER_LOCK_SPACE, LeaseHolders } from './writer/lease-holders.js';
 export { BalancesReadCache, type BalancesMemo } from './balances/balances-read.cache.js';
 export type { TransactionInput } from './transaction-input.js';
 export type { Snapshot, SnapshotAsset } from './repositories/balance-snapshots.repository.js';

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SandboxSeedRegistry } from '../sandbox/sandbox-seed.registry.js';
+import { SandboxSeedRegistry } from '../sandbox/index.js';
 import { MarketRefreshService } from './market-refresh.service.js';
 
 /** How long a starting instance waits for another instance that holds the refresh lease. */

@@ -11,7 +11,7 @@
  */
 import { Global, Module } from '@nestjs/common';
 import { TracingLifecycle } from '../../common/tracing/tracing.lifecycle.js';
-import { SimulationModule } from '../simulation/simulation.module.js';
+import { SimulationModule } from '../simulation/index.js';
 import { HttpMetrics } from './http-metrics.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsRegistry } from './metrics.registry.js';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
-import { SimulationPool } from '../simulation/simulation-pool.js';
+import { SimulationPool } from '../simulation/index.js';
 import { METRIC_PREFIX, MetricsRegistry } from './metrics.registry.js';
 
 /** node-postgres's Pool counters (TypeORM's postgres driver keeps its pool as `driver.master`). */

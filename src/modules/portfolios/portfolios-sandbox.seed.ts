@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { sandboxId, sandboxTenantId, SANDBOX_TENANTS } from '../sandbox/sandbox-ids.js';
-import { SandboxSeedRegistry } from '../sandbox/sandbox-seed.registry.js';
+import { sandboxId, sandboxTenantId, SANDBOX_TENANTS } from '../sandbox/index.js';
+import { SandboxSeedRegistry } from '../sandbox/index.js';
 import { PortfoliosRepository } from './portfolios.repository.js';
 
 /** SYNTHETIC sandbox portfolios; ids are UUID v5 of `portfolio:<tenant slug>:<key>`. */

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { MarketModule } from '../market/market.module.js';
-import { ScoringModule } from '../scoring/scoring.module.js';
+import { MarketModule } from '../market/index.js';
+import { ScoringModule } from '../scoring/index.js';
 import { PortfolioAllocationEntity } from './entities/portfolio-allocation.entity.js';
 import { PortfolioEntity } from './entities/portfolio.entity.js';
 import { PortfoliosController } from './portfolios.controller.js';

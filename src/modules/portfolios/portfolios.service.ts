@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorCode, type FieldErrors } from '../../common/errors/domain-error.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../common/ports/market-prices.port.js';
 import { ALLOCATION_SUM_TOLERANCE } from '../../domain/scoring/portfolio-score.js';
-import { AssetScoringService } from '../scoring/asset-scoring.service.js';
+import { AssetScoringService } from '../scoring/index.js';
 import {
   PortfoliosRepository,
   type StoredAllocation,

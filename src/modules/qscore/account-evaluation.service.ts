@@ -21,8 +21,8 @@ import {
 import type { Grade, RiskLevel } from '../../domain/scoring/grades.js';
 import { AccountsService } from '../accounts/index.js';
 import { LedgerService } from '../ledger/index.js';
-import { utcDate } from '../market/market-dates.js';
-import { AssetScoringService } from '../scoring/asset-scoring.service.js';
+import { utcDate } from '../market/index.js';
+import { AssetScoringService } from '../scoring/index.js';
 
 /** Why an account cannot be evaluated (422 `reason`; the values are the API's). */
 export enum EvaluationRefusal {

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/index.js';
 import { LedgerModule } from '../ledger/index.js';
-import { MarketModule } from '../market/market.module.js';
-import { ScoringModule } from '../scoring/scoring.module.js';
+import { MarketModule } from '../market/index.js';
+import { ScoringModule } from '../scoring/index.js';
 import { AccountEvaluationService } from './account-evaluation.service.js';
 import { EvaluateController } from './evaluate.controller.js';
 

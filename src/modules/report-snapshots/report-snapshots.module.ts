@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { AccountsModule } from '../accounts/index.js';
-import { IntegrityModule } from '../integrity/integrity.module.js';
+import { IntegrityModule } from '../integrity/index.js';
 import { TaxModule } from '../tax/index.js';
 import { ReportSnapshotsController } from './report-snapshots.controller.js';
 import { ReportSnapshotsService } from './report-snapshots.service.js';

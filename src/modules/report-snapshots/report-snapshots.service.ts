@@ -9,7 +9,7 @@ import { runSql } from '../../database/sql.js';
 import type { CostBasisMethod } from '../../domain/cost-basis/index.js';
 import { AccountsService } from '../accounts/index.js';
 import { AuditService } from '../audit/index.js';
-import { ChecksumService } from '../integrity/checksum.service.js';
+import { ChecksumService } from '../integrity/index.js';
 import { FIRST_TAX_YEAR, TaxReportService, toForm8949Dto, toGainsReportDto } from '../tax/index.js';
 import type { SnapshotKind } from './dto/report-snapshot.dto.js';
 

@@ -1,10 +1,10 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
-import { ClientsService } from '../tenancy/clients.service.js';
-import { TenancyRepository } from '../tenancy/tenancy.repository.js';
-import type { ClientScope } from '../tenancy/entities/api-client.entity.js';
+import { ClientsService } from '../tenancy/index.js';
+import { TenancyRepository } from '../tenancy/index.js';
+import type { ClientScope } from '../tenancy/index.js';
 import { sandboxId, sandboxTenantId, SANDBOX_OPERATOR_TENANT, SANDBOX_TENANTS } from './sandbox-ids.js';
-import type { TenantKind } from '../tenancy/entities/tenant.entity.js';
+import type { TenantKind } from '../tenancy/index.js';
 import { SandboxSeedRegistry } from './sandbox-seed.registry.js';
 
 /**

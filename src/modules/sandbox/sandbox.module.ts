@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { TenancyModule } from '../tenancy/tenancy.module.js';
+import { TenancyModule } from '../tenancy/index.js';
 import { SandboxSeedRegistry } from './sandbox-seed.registry.js';
 import { SandboxSeeder } from './sandbox-seeder.service.js';
 

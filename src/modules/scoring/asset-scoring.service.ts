@@ -17,7 +17,7 @@ import {
   type ReturnCovariance,
 } from '../../domain/scoring/portfolio-score.js';
 import { ScoringError, ScoringErrorCode } from '../../domain/scoring/scoring.errors.js';
-import { MarketDataService, type AssetScoringData } from '../market/market-data.service.js';
+import { MarketDataService, type AssetScoringData } from '../market/index.js';
 
 /** Drawdown and correlations are measured over the last year of daily history (docs/scoring.md). */
 export const RISK_WINDOW_DAYS = 365;

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MarketModule } from '../market/market.module.js';
+import { MarketModule } from '../market/index.js';
 import { AssetScoringService } from './asset-scoring.service.js';
 import { ScoresController } from './scores.controller.js';
 

@@ -13,7 +13,7 @@ import {
   type DailyPrice,
   type MarketPricesPort,
 } from '../../common/ports/market-prices.port.js';
-import { addDays, daysBetween, utcDate } from '../market/market-dates.js';
+import { addDays, daysBetween, utcDate } from '../market/index.js';
 
 /** Estimation window: at most the last ten years of stored history. */
 export const HISTORY_LOOKBACK_YEARS = 10;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { MarketModule } from '../market/market.module.js';
+import { MarketModule } from '../market/index.js';
 import { CapitalMarketAssumptionsRepository } from './capital-market-assumptions.repository.js';
 import { CapitalMarketAssumptionEntity } from './entities/capital-market-assumption.entity.js';
 import { MarketHistoryService } from './market-history.service.js';

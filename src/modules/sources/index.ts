@@ -59,11 +59,3 @@ export {
   type SourceBackoff,
   type SourceSchedule,
 } from './refresh/source-schedule.js';
-export {
-  ACCOUNT_EVENTS,
-  ACCOUNT_EVENT_TYPES,
-  NO_ACCOUNT_EVENTS,
-  type AccountEvent,
-  type AccountEventType,
-  type AccountEventsPort,
-} from './events/account-events.port.js';

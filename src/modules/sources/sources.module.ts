@@ -1,12 +1,11 @@
 /**
  * Sources (design §5): where account histories come from. The SourceConnector interface and its
  * registry, one folder per source (sandbox/, csv/; exchanges and chains join the same way), the
- * credentials cipher, and the refresh engine in its three parts (refresh/: claim and lease in
- * RefreshService, fetch with timeout in SourceFetcher, persist + snapshot in HistoryWriter) with
- * its scheduler.
+ * credentials cipher, and the refresh engine (refresh/: when and what to refresh in RefreshService,
+ * fetch with timeout in SourceFetcher) with its scheduler.
  *
- * Owns: the refresh state columns of `account` (RefreshStateRepository) and every write to the
- * ledger (through LedgerWriter). Never: calls a source inside a database transaction, returns or
+ * Owns: fetching. A fetched or imported history is handed to the ledger's LedgerWriter, which
+ * takes the lease, writes it and recomputes the balances; sources never writes the ledger itself. Never: calls a source inside a database transaction, returns or
  * logs credentials, or queries without a tenant id (the scheduler's claim says so in its name).
  */
 import { Module } from '@nestjs/common';
@@ -14,7 +13,7 @@ import { MARKET_PRICES, type MarketPricesPort } from '../../common/ports/market-
 import { AppConfig } from '../../config/app-config.js';
 import { JobsModule } from '../jobs/index.js';
 import { LedgerModule } from '../ledger/index.js';
-import { MarketModule } from '../market/market.module.js';
+import { MarketModule } from '../market/index.js';
 import { BitcoinConnector } from './bitcoin/bitcoin.connector.js';
 import { EsploraClient } from './bitcoin/esplora.client.js';
 import { ConnectorRegistry } from './connectors/connector.registry.js';
@@ -28,9 +27,6 @@ import {
   EXCHANGE_SYNC_TIMEOUT_MS,
   ExchangeConnector,
 } from './exchange/exchange.connector.js';
-import { HistoryWriter } from './refresh/history-writer.js';
-import { LeaseHolders } from './refresh/lease-holders.js';
-import { RefreshStateRepository } from './refresh/refresh-state.repository.js';
 import { RefreshScheduler } from './refresh/refresh.scheduler.js';
 import { RefreshService } from './refresh/refresh.service.js';
 import { SourceFetcher } from './refresh/source-fetcher.js';
@@ -88,10 +84,7 @@ import { ImportFileService } from './exports/import-file.service.js';
       },
     },
     CredentialsCipher,
-    LeaseHolders,
-    RefreshStateRepository,
     SourceFetcher,
-    HistoryWriter,
     RefreshService,
     RefreshScheduler,
     ImportFileService,

@@ -1,7 +1,5 @@
 /**
- * For tests only (the lint rule lets test/ import it, never src/): the refresh engine's state
- * repository, to play another instance holding a lease or a stale data version.
+ * For tests only (the lint rule lets test/ import it, never src/): the write state and lease
+ * holders now live in the ledger (its writer); kept here so tests of the refresh engine read as before.
  */
-export { RefreshStateRepository } from './refresh/refresh-state.repository.js';
-/** For tests only: this process's lease holders, to hold "another instance" alive (or let it go). */
-export { LEASE_HOLDER_LOCK_SPACE, LeaseHolders } from './refresh/lease-holders.js';
+export { LEASE_HOLDER_LOCK_SPACE, LeaseHolders, RefreshStateRepository } from '../ledger/index.js';

@@ -7,7 +7,7 @@ import { TaxController } from './tax.controller.js';
 import { TaxReportService } from './tax-report.service.js';
 import { TaxLotsController } from './tax-lots.controller.js';
 import { TaxLotsService } from './tax-lots.service.js';
-import { MarketModule } from '../market/market.module.js';
+import { MarketModule } from '../market/index.js';
 
 /**
  * Tax reporting (design §7): the gains report and Form 8949 (JSON and CSV) of a tax year; open

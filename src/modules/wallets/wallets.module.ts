@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { AccountsModule } from '../accounts/index.js';
 import { LedgerModule } from '../ledger/index.js';
-import { MarketModule } from '../market/market.module.js';
+import { MarketModule } from '../market/index.js';
 import { WalletsController } from './wallets.controller.js';
 import { WalletsService } from './wallets.service.js';
 

@@ -1,6 +1,6 @@
 /**
- * The webhooks module's public face. Other modules never call it: they emit through the sources
- * module's ACCOUNT_EVENTS port, which this module implements.
+ * The webhooks module's public face. Other modules never call it: they emit through the ACCOUNT_EVENTS
+ * port (src/common/ports/account-events.port.ts), which this module implements.
  */
 export { WebhooksModule } from './webhooks.module.js';
 export { WebhookDeliveryWorker, retryDelayMs, type RunSummary } from './webhook-delivery.worker.js';

@@ -1,5 +1,5 @@
 /**
- * The outbox: implements the sources module's AccountEventsPort. An event becomes an
+ * The outbox: implements the AccountEventsPort (common/ports). An event becomes an
  * `outbox_event` row inside the caller's transaction (so it exists exactly when the change does);
  * the delivery worker fans it out later. The row holds the body as it will be sent and signed:
  * `{"type", "timestamp", "data"}` (docs/events.md).
@@ -7,7 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import type { AccountEvent, AccountEventsPort } from '../sources/index.js';
+import type { AccountEvent, AccountEventsPort } from '../../common/ports/account-events.port.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -1,8 +1,8 @@
 /**
  * Webhooks (issue 18, docs/events.md): partner endpoints, the outbox and the delivery worker.
  *
- * Owns: the tables `webhook_endpoint`, `outbox_event`, `webhook_delivery`. Implements the sources
- * module's ACCOUNT_EVENTS port (OutboxRecorder), which the refresh engine and the accounts module
+ * Owns: the tables `webhook_endpoint`, `outbox_event`, `webhook_delivery`. Implements the
+ * ACCOUNT_EVENTS port (src/common/ports) (OutboxRecorder), which the refresh engine and the accounts module
  * call inside their write transactions; global, so those modules need not import this one (the
  * layering of docs/modules.md holds: nothing below imports webhooks).
  * Never: sends HTTP inside a database transaction, logs or returns a secret except on creation
@@ -11,7 +11,7 @@
 import { Global, Module } from '@nestjs/common';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { JobsModule } from '../jobs/index.js';
-import { ACCOUNT_EVENTS } from '../sources/index.js';
+import { ACCOUNT_EVENTS } from '../../common/ports/account-events.port.js';
 import { OutboxRecorder } from './outbox.recorder.js';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
 import { WebhookScheduler } from './webhook.scheduler.js';

@@ -9,7 +9,7 @@ import { Clock } from '../../common/clock/clock.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { AppConfig } from '../../config/app-config.js';
-import { ACCOUNT_EVENT_TYPES } from '../sources/index.js';
+import { ACCOUNT_EVENT_TYPES } from '../../common/ports/account-events.port.js';
 import { OutboxRecorder } from './outbox.recorder.js';
 import { newWebhookSecret, WebhookSecretCipher } from './webhook-secrets.js';
 import { checkWebhookTarget, WebhookUrlError } from './webhook-url.js';

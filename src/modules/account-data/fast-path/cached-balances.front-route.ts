@@ -7,7 +7,7 @@ import type { RequestEdge } from '../../../common/http/request-edge.js';
 import { envelope } from '../../../common/interceptors/envelope.interceptor.js';
 import { READ_AUDIT, type ReadAuditPort } from '../../../common/ports/read-audit.port.js';
 import { VERIFIED_BEARER, type VerifiedBearerPort } from '../../../common/ports/verified-bearer.port.js';
-import { labelRoute } from '../../metrics/route-label.js';
+import { labelRoute } from '../../metrics/index.js';
 import { AccountDataService, type CachedBalancesView } from '../account-data.service.js';
 import { cacheStatus, toBalancesResult } from '../ledger.mapper.js';
 import { CachedBalancesRoute, CONTROLLER, HANDLER } from './cached-balances.route.js';

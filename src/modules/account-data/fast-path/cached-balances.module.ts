@@ -11,7 +11,7 @@
  */
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { AuthModule } from '../../auth/auth.module.js';
+import { AuthModule } from '../../auth/index.js';
 import { LedgerApiModule } from '../ledger-api.module.js';
 import { CachedBalancesFrontRoute } from './cached-balances.front-route.js';
 import { CachedBalancesRoute } from './cached-balances.route.js';

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { DiscoveryService, ModulesContainer, Reflector } from '@nestjs/core';
 import { AuditInterceptor } from '../../audit/index.js';
-import { IdempotencyInterceptor } from '../../idempotency/idempotency.interceptor.js';
+import { IdempotencyInterceptor } from '../../idempotency/index.js';
 import { CachedBalancesRoute } from './cached-balances.route.js';
 
 /** What Nest's DiscoveryService lists for a global provider (an InstanceWrapper's fields the plan reads). */

@@ -7,7 +7,7 @@ import {
 import { DiscoveryService, ModulesContainer, Reflector } from '@nestjs/core';
 import { EnvelopeInterceptor } from '../../../common/interceptors/envelope.interceptor.js';
 import { AuditInterceptor } from '../../audit/index.js';
-import { IdempotencyInterceptor } from '../../idempotency/idempotency.interceptor.js';
+import { IdempotencyInterceptor } from '../../idempotency/index.js';
 import { LedgerController } from '../ledger.controller.js';
 
 /** The route the fast path answers for. */

@@ -10,10 +10,10 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
-import { CLIENT_ID_PATTERN, CLIENT_SCOPES } from '../../tenancy/clients.service.js';
-import type { ClientScope } from '../../tenancy/entities/api-client.entity.js';
-import type { TenantKind } from '../../tenancy/entities/tenant.entity.js';
-import { TENANT_KINDS, TENANT_SLUG_PATTERN } from '../../tenancy/tenants.service.js';
+import { CLIENT_ID_PATTERN, CLIENT_SCOPES } from '../../tenancy/index.js';
+import type { ClientScope } from '../../tenancy/index.js';
+import type { TenantKind } from '../../tenancy/index.js';
+import { TENANT_KINDS, TENANT_SLUG_PATTERN } from '../../tenancy/index.js';
 
 /** One message for a missing and a malformed tenant: Matches fails on undefined and non-strings too. */
 export const TENANT_REQUIRED = 'tenant is required: the slug of the tenant this admin request acts on.';

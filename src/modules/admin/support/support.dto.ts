@@ -1,6 +1,6 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
-import { TENANT_SLUG_PATTERN } from '../../tenancy/tenants.service.js';
+import { TENANT_SLUG_PATTERN } from '../../tenancy/index.js';
 import { TENANT_REQUIRED } from '../dto/admin-tenancy.dto.js';
 import { TransactionsQueryDto } from './account-reads.js';
 

@@ -1,8 +1,8 @@
 /**
  * Cost-basis method elections (issue 19 item 1; docs/cost-basis.md, "Method elections"): the
  * tenant's and its accounts' append-only history of elected methods, and recording a new one,
- * which recomputes the balances under it in the same transaction (through the refresh engine, the
- * ledger's one writer).
+ * which recomputes the balances under it in the same transaction (through the ledger's one writer,
+ * LedgerWriter). Elections are read one way: LedgerService.costBasisElections.
  */
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
@@ -12,8 +12,7 @@ import {
   electionInForce,
   type CostBasisMethod,
 } from '../../../domain/cost-basis/index.js';
-import type { StoredElection } from '../../ledger/index.js';
-import { RefreshService } from '../../sources/index.js';
+import { LedgerService, LedgerWriter, type StoredElection } from '../../ledger/index.js';
 import { AccountsService } from '../../accounts/index.js';
 
 export interface MethodView {
@@ -44,13 +43,14 @@ function isCalendarDate(text: string): boolean {
 export class CostBasisMethodService {
   constructor(
     private readonly accounts: AccountsService,
-    private readonly refresher: RefreshService,
+    private readonly ledger: LedgerService,
+    private readonly writer: LedgerWriter,
     private readonly clock: Clock,
   ) {}
 
   async view(tenantId: string, accountId: string | null): Promise<MethodView> {
     if (accountId !== null) await this.requireAccount(tenantId, accountId);
-    const elections = await this.refresher.costBasisElections(tenantId);
+    const elections = await this.ledger.costBasisElections(tenantId);
     const asOf = utcDate(this.clock.now());
     const own = accountId === null ? null : electionInForce(elections, accountId, asOf);
     const tenant = electionInForce(elections, null, asOf);
@@ -82,7 +82,7 @@ export class CostBasisMethodService {
       request.accountId !== null
         ? [request.accountId]
         : (await this.accounts.listAllForTenant(tenantId)).map((account) => account.id);
-    return this.refresher.recordCostBasisElection(
+    return this.writer.recordCostBasisElection(
       tenantId,
       {
         accountId: request.accountId,

@@ -2,7 +2,7 @@
  * Specific identification (issue 19 item 2; docs/cost-basis.md, "Specific identification"): the
  * lots an advisor chose for a disposal. Recording one checks it against the lots open in the
  * account just before the disposal (under the elections and the other selections) and recomputes
- * the balances under it in the same transaction, through the refresh engine (the ledger's one writer).
+ * the balances under it in the same transaction, through the ledger's one writer (LedgerWriter).
  *
  * Late identification (issue 27 item 6): a selection recorded after its disposal is not an
  * identification made by the time of the sale (Treas. Reg. §1.1012-1(j)(3)). It is refused for a
@@ -24,8 +24,7 @@ import {
   type LotPick,
 } from '../../../domain/cost-basis/index.js';
 import { parseScaled, SCALED_ZERO, sumScaled } from '../../../domain/money/scaled-decimal.js';
-import { LedgerService, type StoredLotSelection } from '../../ledger/index.js';
-import { RefreshService } from '../../sources/index.js';
+import { LedgerService, LedgerWriter, type StoredLotSelection } from '../../ledger/index.js';
 import { AccountsService } from '../../accounts/index.js';
 import { SnapshottedYears } from '../../report-snapshots/index.js';
 
@@ -55,7 +54,7 @@ export class LotSelectionsService {
   constructor(
     private readonly accounts: AccountsService,
     private readonly ledger: LedgerService,
-    private readonly refresher: RefreshService,
+    private readonly writer: LedgerWriter,
     private readonly snapshots: SnapshottedYears,
     private readonly clock: Clock,
   ) {}
@@ -95,7 +94,7 @@ export class LotSelectionsService {
       transition: await this.ledger.safeHarborTransition(tenantId),
     });
     return view(
-      await this.refresher.recordLotSelection(tenantId, {
+      await this.writer.recordLotSelection(tenantId, {
         accountId: request.accountId,
         transactionId: request.transactionId,
         lots: request.lots.map((pick) => ({
@@ -138,7 +137,7 @@ export class LotSelectionsService {
   async delete(tenantId: string, id: string): Promise<void> {
     const selection = await this.ledger.findLotSelection(tenantId, id);
     if (!selection) throw DomainError.notFound('Lot selection');
-    await this.refresher.deleteLotSelection(tenantId, selection);
+    await this.writer.deleteLotSelection(tenantId, selection);
   }
 
   /**

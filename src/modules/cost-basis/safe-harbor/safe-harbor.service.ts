@@ -3,7 +3,7 @@
  * per-wallet"): the tenant (the taxpayer, docs/decisions.md) proposes the safe-harbor allocation
  * of its universal pool to its accounts as of 2025-01-01, and confirms it once; the confirmed
  * allocation is stored and the balances recomputed from it in the same transaction, through the
- * refresh engine (the ledger's one writer). The figures are made in
+ * ledger's one writer (LedgerWriter). The figures are made in
  * src/domain/cost-basis/safe-harbor.ts.
  */
 import { Injectable } from '@nestjs/common';
@@ -29,8 +29,7 @@ import {
   type SafeHarborAsset,
 } from '../../../domain/cost-basis/index.js';
 import { parseScaled, SCALED_ZERO, sumScaled } from '../../../domain/money/scaled-decimal.js';
-import { LedgerService, type StoredSafeHarborAllocation } from '../../ledger/index.js';
-import { RefreshService } from '../../sources/index.js';
+import { LedgerService, LedgerWriter, type StoredSafeHarborAllocation } from '../../ledger/index.js';
 import { AccountsService } from '../../accounts/index.js';
 
 export interface SafeHarborPositionView {
@@ -109,7 +108,7 @@ export class SafeHarborService {
   constructor(
     private readonly accounts: AccountsService,
     private readonly ledger: LedgerService,
-    private readonly refresher: RefreshService,
+    private readonly writer: LedgerWriter,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
   ) {}
@@ -162,7 +161,7 @@ export class SafeHarborService {
       );
     }
     const allocation = await this.propose(tenantId, universalMethod ?? DEFAULT_COST_BASIS_METHOD);
-    const stored = await this.refresher.recordSafeHarborAllocation(
+    const stored = await this.writer.recordSafeHarborAllocation(
       tenantId,
       {
         transitionAt: allocation.transitionAt,

@@ -1,4 +1,5 @@
-import type { AccountRecord } from '../../accounts/index.js';
+/** The cache keeps whatever row its reader serves; a stand-in for the account record. */
+type AccountRecord = { readonly id: string };
 import type { Snapshot } from '../repositories/balance-snapshots.repository.js';
 import { BALANCES_READ_CACHE_TTL_MS, BalancesReadCache } from './balances-read.cache.js';
 
@@ -7,7 +8,7 @@ const snapshot = { accountId: 'a1' } as Snapshot;
 
 describe('BalancesReadCache', () => {
   it('serves an entry within the TTL, per tenant, and not after', () => {
-    const cache = new BalancesReadCache();
+    const cache = new BalancesReadCache<AccountRecord>();
     cache.set('t1', 'a1', account, snapshot, 1_000);
     expect(cache.get('t1', 'a1', 1_000 + BALANCES_READ_CACHE_TTL_MS - 1)?.snapshot).toBe(snapshot);
     expect(cache.get('t2', 'a1', 1_001)).toBeUndefined();
@@ -15,7 +16,7 @@ describe('BalancesReadCache', () => {
   });
 
   it('forgets everything on a local write', () => {
-    const cache = new BalancesReadCache();
+    const cache = new BalancesReadCache<AccountRecord>();
     cache.set('t1', 'a1', account, snapshot, 0);
     cache.invalidateAll();
     expect(cache.get('t1', 'a1', 1)).toBeUndefined();
@@ -34,7 +35,7 @@ describe('BalancesReadCache.getOrLoad', () => {
   };
 
   it('shares one load among concurrent misses and then serves it from cache', async () => {
-    const cache = new BalancesReadCache();
+    const cache = new BalancesReadCache<AccountRecord>();
     const gate = deferred<{ account: AccountRecord; snapshot: Snapshot }>();
     let loads = 0;
     const load = () => {
@@ -51,7 +52,7 @@ describe('BalancesReadCache.getOrLoad', () => {
   });
 
   it('passes a failed load to every waiter and caches nothing', async () => {
-    const cache = new BalancesReadCache();
+    const cache = new BalancesReadCache<AccountRecord>();
     const gate = deferred<{ account: AccountRecord; snapshot: Snapshot }>();
     const waiting = [1, 2].map(() => cache.getOrLoad('t1', 'a1', () => gate.promise, 0));
     gate.reject(new Error('not found'));
@@ -63,7 +64,7 @@ describe('BalancesReadCache.getOrLoad', () => {
   });
 
   it('does not keep a load that overlapped a local write, and does not join it afterwards', async () => {
-    const cache = new BalancesReadCache();
+    const cache = new BalancesReadCache<AccountRecord>();
     const old = deferred<{ account: AccountRecord; snapshot: Snapshot }>();
     const first = cache.getOrLoad('t1', 'a1', () => old.promise, 0);
     cache.invalidateAll();

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { AccountRecord } from '../../accounts/index.js';
 import type { Snapshot } from '../repositories/balance-snapshots.repository.js';
 
 /** How long another instance's refresh may stay unseen here. */
 export const BALANCES_READ_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 10_000;
 
-type Cached = Pick<Entry, 'account' | 'snapshot'>;
+type Cached<A> = Pick<Entry<A>, 'account' | 'snapshot'>;
 
 /**
  * An entry's own slot for what a reader derives from it (e.g. an encoded response body): it goes
@@ -15,8 +14,9 @@ type Cached = Pick<Entry, 'account' | 'snapshot'>;
  */
 export type BalancesMemo = Record<symbol, unknown>;
 
-interface Entry {
-  account: AccountRecord;
+interface Entry<A> {
+  /** The account row the reader served with the snapshot (its own type: the ledger never reads it). */
+  account: A;
   snapshot: Snapshot;
   generation: number;
   storedAt: number;
@@ -36,18 +36,18 @@ interface Entry {
  * local write is handed to its waiters but not kept.
  */
 @Injectable()
-export class BalancesReadCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly loading = new Map<string, { generation: number; promise: Promise<Cached> }>();
+export class BalancesReadCache<A = unknown> {
+  private readonly entries = new Map<string, Entry<A>>();
+  private readonly loading = new Map<string, { generation: number; promise: Promise<Cached<A>> }>();
   private generation = 0;
 
   /** The cached entry, or the result of `load` (shared with concurrent callers for the same key). */
   getOrLoad(
     tenantId: string,
     accountId: string,
-    load: () => Promise<Cached>,
+    load: () => Promise<Cached<A>>,
     nowMs = performance.now(),
-  ): Promise<Cached> {
+  ): Promise<Cached<A>> {
     const hit = this.get(tenantId, accountId, nowMs);
     if (hit) return Promise.resolve(hit);
     const key = `${tenantId}:${accountId}`;
@@ -69,7 +69,7 @@ export class BalancesReadCache {
     return promise;
   }
 
-  get(tenantId: string, accountId: string, nowMs = performance.now()): Entry | undefined {
+  get(tenantId: string, accountId: string, nowMs = performance.now()): Entry<A> | undefined {
     const entry = this.entries.get(`${tenantId}:${accountId}`);
     if (!entry) return undefined;
     if (entry.generation !== this.generation || nowMs - entry.storedAt >= BALANCES_READ_CACHE_TTL_MS) {
@@ -79,13 +79,7 @@ export class BalancesReadCache {
     return entry;
   }
 
-  set(
-    tenantId: string,
-    accountId: string,
-    account: AccountRecord,
-    snapshot: Snapshot,
-    nowMs = performance.now(),
-  ): void {
+  set(tenantId: string, accountId: string, account: A, snapshot: Snapshot, nowMs = performance.now()): void {
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(`${tenantId}:${accountId}`, {
       account,

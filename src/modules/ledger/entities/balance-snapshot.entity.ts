@@ -1,7 +1,6 @@
 import { Column, Entity, Index, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
 import type { CostBasisMethod } from '../../../domain/cost-basis/index.js';
 import type { SnapshotIssue } from '../../../domain/balances/index.js';
-import { AccountEntity } from '../../accounts/entities/account.entity.js';
 
 export type { SnapshotIssue };
 
@@ -18,9 +17,10 @@ export class BalanceSnapshotEntity {
   @PrimaryColumn('uuid')
   accountId: string;
 
-  @OneToOne(() => AccountEntity, { onDelete: 'CASCADE' })
+  // The account row (accounts module), named not imported: the ledger sits below accounts.
+  @OneToOne('AccountEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'account_id' })
-  account?: AccountEntity;
+  account?: unknown;
 
   @Column('uuid')
   tenantId: string;

@@ -1,6 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import type { Direction } from '../../../domain/cost-basis/index.js';
-import { AccountEntity } from '../../accounts/entities/account.entity.js';
 
 /**
  * One transaction leg of an account. The key (tenant, account, transactionId) makes a refresh an
@@ -24,9 +23,10 @@ export class TransactionEntity {
   @PrimaryColumn('uuid')
   accountId: string;
 
-  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
+  // The account row (accounts module), named not imported: the ledger sits below accounts.
+  @ManyToOne('AccountEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'account_id' })
-  account?: AccountEntity;
+  account?: unknown;
 
   @PrimaryColumn({ type: 'varchar', length: 200, collation: 'C' })
   transactionId: string;

@@ -8,7 +8,7 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { isCalendarDate } from '../../market/market-dates.js';
+import { isCalendarDate } from '../../market/index.js';
 
 @ValidatorConstraint({ name: 'calendarDate' })
 class CalendarDate implements ValidatorConstraintInterface {

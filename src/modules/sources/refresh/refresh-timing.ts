@@ -1,4 +1,4 @@
 /** Data younger than this is fresh: forceRefresh returns the cache, the scheduler leaves it alone. */
 export const STALE_AFTER_MS = 30 * 60_000;
-/** Longer than a refresh can take, so a crashed instance's lease expires and another takes over. */
-export const LEASE_MS = 5 * 60_000;
+/** The write lease is the ledger writer's (ledger/writer/lease-timing.ts). */
+export { LEASE_MS } from '../../ledger/index.js';

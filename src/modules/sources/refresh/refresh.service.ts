@@ -11,36 +11,29 @@
  *   balance snapshots of every account linked by transfers and sets the state.
  * - A failed refresh keeps the old data and only sets the state: `reconnect_required` when the
  *   source rejected the authorization, `error` otherwise.
+ * - Every write goes through the ledger's LedgerWriter (lease, transaction, balances, read cache):
+ *   this engine decides when and what, fetches, and hands the history over.
  * Never: decides whether a refresh is due (callers do: AccountDataService, the scheduler, admin).
  */
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
 import {
+  LEASE_MS,
+  LeaseHolders,
+  LeaseLostError,
   LedgerWriter,
-  type ElectionInput,
-  type LotSelectionInput,
-  type SafeHarborAllocationInput,
-  type StoredElection,
-  type StoredLotSelection,
-  type StoredSafeHarborAllocation,
+  RefreshStateRepository,
+  type Refreshed,
+  type SyncAccount,
 } from '../../ledger/index.js';
-import { SyncMetrics } from '../../metrics/sync-metrics.js';
+import { SyncMetrics } from '../../metrics/index.js';
 import {
   SourceAuthorizationError,
   SourceUnavailableError,
   type SourceTransaction,
 } from '../connectors/source-connector.js';
 import { canonicalSourceTransaction } from '../connectors/source-transaction.rules.js';
-import { HistoryWriter, LeaseLostError, type Refreshed } from './history-writer.js';
-import { LeaseHolders } from './lease-holders.js';
-import {
-  RefreshStateRepository,
-  type AbandonedImport,
-  type SyncAccount,
-} from './refresh-state.repository.js';
-import { LEASE_MS } from './refresh-timing.js';
 import { SourceSchedules } from './source-schedule.js';
 import { SourceFetcher, type FetchedHistory } from './source-fetcher.js';
 
@@ -65,13 +58,6 @@ export type RefreshOutcome =
   /** Another instance holds the lease: its refresh will land; this caller serves the cache. */
   | { readonly status: 'busy' };
 
-/** The 409 of a second confirmation of a tenant's safe-harbor allocation. */
-const SAFE_HARBOR_CONFIRMED = () =>
-  new DomainError(
-    ErrorCode.Conflict,
-    'The safe-harbor allocation of this tenant is already confirmed; it is fixed once confirmed.',
-  );
-
 @Injectable()
 export class RefreshService {
   private readonly logger = new Logger(RefreshService.name);
@@ -81,7 +67,6 @@ export class RefreshService {
     private readonly holders: LeaseHolders,
     private readonly state: RefreshStateRepository,
     private readonly fetcher: SourceFetcher,
-    private readonly writer: HistoryWriter,
     private readonly ledger: LedgerWriter,
     private readonly clock: Clock,
     private readonly schedules: SourceSchedules,
@@ -185,36 +170,18 @@ export class RefreshService {
    * `error`, "The import of … did not finish", and is free again. Returns how many.
    */
   async resolveAbandonedImports(): Promise<number> {
-    const resolved = await this.writer.resolveAbandonedImports(this.clock.now());
-    for (const abandoned of resolved) this.logAbandoned(abandoned);
+    const resolved = await this.ledger.resolveAbandonedImports(this.clock.now());
     return resolved.length;
   }
 
-  private logAbandoned(abandoned: AbandonedImport): void {
-    this.logger.warn(
-      { accountId: abandoned.accountId, tenantId: abandoned.tenantId },
-      `An import did not finish (its process stopped); the account says so: ${abandoned.lastError}`,
-    );
-  }
-
-  /**
-   * Takes the account's lease (claimLease). When it is held by an import whose holder is gone or
-   * whose lease lapsed, that import is resolved first (the account says it did not finish) and the
-   * lease taken then. Null: someone holds it.
-   */
-  private async takeLease(
+  /** Takes the account's lease as this instance (LedgerWriter.takeLease). Null: someone holds it. */
+  private takeLease(
     tenantId: string,
     accountId: string,
     now: Date,
     options: { from?: string; importing?: string } = {},
   ): Promise<SyncAccount | null> {
-    const until = new Date(now.getTime() + LEASE_MS);
-    const account = await this.state.claimLease(tenantId, accountId, this.owner, now, until, options);
-    if (account) return account;
-    const [abandoned] = await this.writer.resolveAbandonedImports(now, { tenantId, accountId });
-    if (!abandoned) return null;
-    this.logAbandoned(abandoned);
-    return this.state.claimLease(tenantId, accountId, this.owner, now, until, options);
+    return this.ledger.takeLease(tenantId, accountId, this.owner, now, options);
   }
 
   /** Gives back the seed's lease on an account it created (a no-op once its first sync took it). */
@@ -305,7 +272,7 @@ export class RefreshService {
     // when an account answers 409.
     this.logger.log({ accountId, tenantId, rows: transactions.length }, 'Import started');
     try {
-      const written = await this.writer.persist(
+      const written = await this.ledger.writeHistory(
         account,
         {
           transactions: transactions.map(canonicalSourceTransaction),
@@ -313,7 +280,11 @@ export class RefreshService {
           reportedBalances: null,
         },
         now,
-        { owner: this.owner, onProgress: options.onProgress },
+        {
+          owner: this.owner,
+          onProgress: options.onProgress,
+          nextRefreshAt: this.schedules.nextAfterSuccess(account.source, now),
+        },
       );
       return { inserted: written.inserted, updated: written.updated };
     } catch (error) {
@@ -324,8 +295,7 @@ export class RefreshService {
         );
       throw error;
     } finally {
-      this.ledger.invalidateReads();
-      await this.state.releaseLease(tenantId, accountId, this.owner);
+      await this.ledger.releaseLease(tenantId, accountId, this.owner);
     }
   }
 
@@ -354,97 +324,6 @@ export class RefreshService {
       nextRefreshAt: this.clock.now(),
       lastError: null,
     });
-  }
-
-  /**
-   * Recomputes the balance snapshots of the given accounts (and everything linked to them) from
-   * the stored transactions at current prices, inside the caller's transaction; `beforeWrite`
-   * runs first under the same row locks (e.g. deleting an account).
-   */
-  async recomputeLinked(
-    tenantId: string,
-    accountIds: readonly string[],
-    beforeWrite?: (manager: EntityManager) => Promise<void>,
-    options: { bumpDataVersions?: boolean } = {},
-  ): Promise<void> {
-    await this.writer.recomputeLinked(tenantId, accountIds, beforeWrite, options);
-    this.ledger.invalidateReads();
-  }
-
-  /** The tenant's cost-basis method elections (docs/cost-basis.md, "Method elections"). */
-  costBasisElections(tenantId: string): Promise<StoredElection[]> {
-    return this.ledger.costBasisElections(tenantId);
-  }
-
-  /**
-   * Records a method election and recomputes the balances of `accountIds` (and everything linked
-   * to them) under it, in one transaction: the balances never show a method not in force.
-   */
-  async recordCostBasisElection(
-    tenantId: string,
-    input: ElectionInput,
-    accountIds: readonly string[],
-  ): Promise<StoredElection> {
-    let stored: StoredElection | null = null;
-    await this.recomputeLinked(
-      tenantId,
-      accountIds,
-      async (manager) => {
-        stored = await this.ledger.recordElection(tenantId, input, manager);
-      },
-      { bumpDataVersions: true },
-    );
-    return stored!;
-  }
-
-  /**
-   * Records a lot selection (docs/cost-basis.md, "Specific identification") and recomputes the
-   * balances of its account (and everything linked to it) under it, in one transaction.
-   */
-  async recordLotSelection(tenantId: string, input: LotSelectionInput): Promise<StoredLotSelection> {
-    let stored: StoredLotSelection | null = null;
-    await this.recomputeLinked(
-      tenantId,
-      [input.accountId],
-      async (manager) => {
-        stored = await this.ledger.recordLotSelection(tenantId, input, manager);
-      },
-      { bumpDataVersions: true },
-    );
-    return stored!;
-  }
-
-  /**
-   * Stores the tenant's confirmed safe-harbor allocation (docs/cost-basis.md, "Universal to
-   * per-wallet") and recomputes the balances of `accountIds` (and everything linked to them) from
-   * it, in one transaction. A 409 when the tenant already has one (nothing is written then).
-   */
-  async recordSafeHarborAllocation(
-    tenantId: string,
-    input: SafeHarborAllocationInput,
-    accountIds: readonly string[],
-  ): Promise<StoredSafeHarborAllocation> {
-    let stored: StoredSafeHarborAllocation | null = null;
-    await this.recomputeLinked(
-      tenantId,
-      accountIds,
-      async (manager) => {
-        stored = await this.ledger.recordSafeHarborAllocation(tenantId, input, manager);
-        if (!stored) throw SAFE_HARBOR_CONFIRMED();
-      },
-      { bumpDataVersions: true },
-    );
-    return stored!;
-  }
-
-  /** Deletes a lot selection and recomputes its account's balances without it, in one transaction. */
-  async deleteLotSelection(tenantId: string, selection: StoredLotSelection): Promise<void> {
-    await this.recomputeLinked(
-      tenantId,
-      [selection.accountId],
-      (manager) => this.ledger.deleteLotSelection(tenantId, selection.id, manager),
-      { bumpDataVersions: true },
-    );
   }
 
   private async claimAndRun(
@@ -498,9 +377,10 @@ export class RefreshService {
         return { status: 'pending', retryAt: fetched.pending };
       }
       try {
-        return await this.writer.persist(account, fetched, now, {
+        return await this.ledger.writeHistory(account, fetched, now, {
           owner: this.owner,
           keepSyncState: importOnly && account.syncStatus !== 'synced',
+          nextRefreshAt: this.schedules.nextAfterSuccess(account.source, now),
         });
       } catch (error) {
         // Taken over meanwhile (lease-holders.ts): the new holder's refresh lands, not this one.
@@ -508,8 +388,7 @@ export class RefreshService {
         return await this.recordFailure(account, error, now, trigger);
       }
     } finally {
-      this.ledger.invalidateReads();
-      await this.state.releaseLease(account.tenantId, account.id, this.owner);
+      await this.ledger.releaseLease(account.tenantId, account.id, this.owner);
     }
   }
 
@@ -538,7 +417,7 @@ export class RefreshService {
       ? null
       : this.schedules.nextAfterFailure(account.source, failures, now);
     // The state and its event in one transaction (the outbox): never one without the other.
-    await this.writer.writeState(
+    await this.ledger.writeState(
       account.tenantId,
       account.id,
       {

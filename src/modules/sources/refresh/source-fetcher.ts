@@ -11,16 +11,12 @@ import {
   checkSourceTransaction,
 } from '../connectors/source-transaction.rules.js';
 import { CredentialsCipher } from '../credentials/credentials-cipher.js';
-import type { SyncAccount } from './refresh-state.repository.js';
+import type { AccountHistory, SyncAccount } from '../../ledger/index.js';
 
 /** Retry delay for a source that is still preparing the history without saying when it is ready. */
 const PENDING_RETRY_MS = 60_000;
 
-export interface FetchedHistory {
-  readonly transactions: readonly SourceTransaction[];
-  readonly mode: 'full' | 'incremental';
-  readonly reportedBalances: ReadonlyMap<string, string> | null;
-}
+export type FetchedHistory = AccountHistory;
 
 /** The source sent something that cannot be stored: the refresh fails, the old data stays. */
 export class InvalidSourceDataError extends Error {

@@ -4,7 +4,7 @@
  * transfers between own accounts. Ids are UUID v5 of fixed names (sandboxId), identical on
  * every machine; docs/accounts.md lists them. Histories come from sandbox-history.ts.
  */
-import { sandboxId } from '../../sandbox/sandbox-ids.js';
+import { sandboxId } from '../../sandbox/index.js';
 import { sandboxAddress, type SandboxAccountScript } from './sandbox-history.js';
 
 /** How the sandbox connector behaves for an account (account.sourceOptions.profile). */

@@ -15,7 +15,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { toInteger } from '../../../common/validation/query-transforms.js';
-import { ACCOUNT_EVENT_TYPES } from '../../sources/index.js';
+import { ACCOUNT_EVENT_TYPES } from '../../../common/ports/account-events.port.js';
 import { MAX_DELIVERIES_PAGE_SIZE } from '../webhooks.service.js';
 
 const URL_DESCRIPTION =

@@ -14,9 +14,10 @@ import {
   reconcileBalances,
   reconciliationReviewReason,
 } from '../../../domain/balances/index.js';
-import { LedgerWriter, toLedgerEntry, type Snapshot, type StoredTransaction } from '../../ledger/index.js';
-import { SourceSchedules } from './source-schedule.js';
-import type { FetchedHistory } from './source-fetcher.js';
+import type { Snapshot } from '../repositories/balance-snapshots.repository.js';
+import { toLedgerEntry, type StoredTransaction } from '../repositories/transactions.repository.js';
+import { LedgerStore } from './ledger-store.js';
+import type { AccountHistory } from './account-history.js';
 import {
   RefreshStateRepository,
   type AbandonedImport,
@@ -28,8 +29,8 @@ import {
   NO_ACCOUNT_EVENTS,
   type AccountEvent,
   type AccountEventsPort,
-} from '../events/account-events.port.js';
-import { balanceChanges } from '../events/account-event-data.js';
+} from '../../../common/ports/account-events.port.js';
+import { balanceChanges } from './account-event-data.js';
 
 export interface Refreshed {
   readonly status: 'refreshed';
@@ -59,6 +60,8 @@ export interface PersistOptions {
    * finish) revalues what is stored and must not say it synced.
    */
   readonly keepSyncState?: boolean;
+  /** When the account is due again (the source's schedule, sources module): the writer does not schedule. */
+  readonly nextRefreshAt: Date | null;
 }
 
 @Injectable()
@@ -66,10 +69,9 @@ export class HistoryWriter {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly state: RefreshStateRepository,
-    private readonly ledger: LedgerWriter,
+    private readonly ledger: LedgerStore,
     private readonly clock: Clock,
     @Inject(MARKET_PRICES) private readonly prices: MarketPricesPort,
-    private readonly schedules: SourceSchedules,
     @Optional() @Inject(ACCOUNT_EVENTS) events?: AccountEventsPort,
   ) {
     this.events = events ?? NO_ACCOUNT_EVENTS;
@@ -171,7 +173,7 @@ export class HistoryWriter {
    */
   async persist(
     account: SyncAccount,
-    fetched: FetchedHistory,
+    fetched: AccountHistory,
     now: Date,
     options: PersistOptions,
   ): Promise<Refreshed> {
@@ -262,7 +264,7 @@ export class HistoryWriter {
                 lastError: null,
                 refreshFailures: 0,
               }),
-          nextRefreshAt: this.schedules.nextAfterSuccess(account.source, now),
+          nextRefreshAt: options.nextRefreshAt,
           lastRefreshAttemptAt: now,
           // Reconciliation: set (keeping when it was first seen) or cleared with every write.
           reviewReason: review,
@@ -354,7 +356,7 @@ export class HistoryWriter {
 function mergeHistory(
   stored: readonly StoredTransaction[],
   accountId: string,
-  fetched: FetchedHistory,
+  fetched: AccountHistory,
 ): StoredTransaction[] {
   const incoming = new Map(fetched.transactions.map((tx) => [tx.transactionId, tx]));
   const kept = stored.filter(
@@ -385,7 +387,7 @@ function refreshEvents(
   counts: { inserted: number; updated: number; deleted: number },
   snapshots: readonly Snapshot[],
   previous: ReadonlyMap<string, Snapshot>,
-  fetched: FetchedHistory,
+  fetched: AccountHistory,
 ): AccountEvent[] {
   const at = now.toISOString();
   const events: AccountEvent[] = [

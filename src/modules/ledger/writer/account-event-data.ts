@@ -2,7 +2,7 @@
  * The payloads of the refresh engine's events (docs/events.md): pure functions of what the write
  * stored. Decimals stay text; a change is reported only where a value differs.
  */
-import type { Snapshot, SnapshotAsset } from '../../ledger/index.js';
+import type { Snapshot, SnapshotAsset } from '../repositories/balance-snapshots.repository.js';
 
 export interface AssetChange {
   readonly symbol: string;

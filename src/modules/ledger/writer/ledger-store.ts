@@ -1,37 +1,39 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { BalancesReadCache } from './balances/balances-read.cache.js';
-import { BalanceSnapshotsRepository, type Snapshot } from './repositories/balance-snapshots.repository.js';
+import { BalanceSnapshotsRepository, type Snapshot } from '../repositories/balance-snapshots.repository.js';
 import {
   CostBasisElectionsRepository,
   type ElectionInput,
   type StoredElection,
-} from './repositories/cost-basis-elections.repository.js';
+} from '../repositories/cost-basis-elections.repository.js';
 import {
   LotSelectionsRepository,
   type LotSelectionInput,
   type StoredLotSelection,
-} from './repositories/lot-selections.repository.js';
-import { lotSelectionKey, type BasisTransition, type LotSelection } from '../../domain/cost-basis/index.js';
+} from '../repositories/lot-selections.repository.js';
+import {
+  lotSelectionKey,
+  type BasisTransition,
+  type LotSelection,
+} from '../../../domain/cost-basis/index.js';
 import {
   SafeHarborAllocationsRepository,
   type SafeHarborAllocationInput,
   type StoredSafeHarborAllocation,
-} from './repositories/safe-harbor-allocations.repository.js';
-import { TransactionsRepository, type StoredTransaction } from './repositories/transactions.repository.js';
-import type { TransactionInput } from './transaction-input.js';
+} from '../repositories/safe-harbor-allocations.repository.js';
+import { TransactionsRepository, type StoredTransaction } from '../repositories/transactions.repository.js';
+import type { TransactionInput } from '../transaction-input.js';
 
 /**
- * The ledger's writes, for the one writer (the sources module's refresh engine: refreshes, CSV
- * imports, deletions). The methods that take a `manager` run inside the caller's transaction, so
- * transactions, snapshots and the account's state commit together; the ledger never opens one.
+ * The ledger's stores as the writer uses them (internal to the ledger: other modules go through
+ * LedgerWriter and LedgerService). The methods that take a `manager` run inside the writer's
+ * transaction, so transactions, snapshots and the account's state commit together.
  */
 @Injectable()
-export class LedgerWriter {
+export class LedgerStore {
   constructor(
     private readonly transactions: TransactionsRepository,
     private readonly snapshots: BalanceSnapshotsRepository,
-    private readonly readCache: BalancesReadCache,
     private readonly elections: CostBasisElectionsRepository,
     private readonly selections: LotSelectionsRepository,
     private readonly safeHarbor: SafeHarborAllocationsRepository,
@@ -148,10 +150,5 @@ export class LedgerWriter {
 
   replaceSnapshot(tenantId: string, snapshot: Snapshot, manager: EntityManager): Promise<void> {
     return this.snapshots.replace(tenantId, snapshot, manager);
-  }
-
-  /** After any write on this instance: reads never serve data older than what it wrote itself. */
-  invalidateReads(): void {
-    this.readCache.invalidateAll();
   }
 }

@@ -1,0 +1,2 @@
+/** The admin module's public face: what other modules may import (docs/modules.md). */
+export { AdminModule } from './admin.module.js';

@@ -1,0 +1,2 @@
+/** The portfolios module's public face: what other modules may import (docs/modules.md). */
+export { PortfoliosModule } from './portfolios.module.js';
