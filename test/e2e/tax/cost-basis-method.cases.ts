@@ -16,9 +16,9 @@
  * 2026-03-22 sells 0.5 at 80,000 = 40,000: HIFO takes b2 (50,010 a unit > 30,000):
  * 40,000 − 25,005 = 14,995 (LIFO would take b4: 40,000 − 15,000 = 25,000). Realized 64,950.
  */
-import { ManualClock } from '../src/common/clock/clock.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
 import {
   bearer,
   createAccount,
@@ -26,8 +26,9 @@ import {
   importCsv,
   sourceTx,
   type CreatedAccount,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 
@@ -99,7 +100,7 @@ describe('cost-basis method elections (e2e)', () => {
 
   beforeAll(async () => {
     clock = new ManualClock(START);
-    t = await startTestApp({}, { clock });
+    t = await startSuite({}, { clock });
     admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
     partnerB = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
     await t.app.get(TenantsService).createTenant('elections-example', 'Elections worked example');

@@ -6,11 +6,11 @@
  * CSV, readiness reasons, validation, 404s and tenant isolation.
  */
 import { Decimal as GlobalDecimal } from 'decimal.js';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
-import { sandboxAddress } from '../src/modules/sources/index.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
+import { sandboxAddress } from '../../../src/modules/sources/index.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
 import {
   bearer,
   createAccount,
@@ -19,8 +19,9 @@ import {
   sandboxAccount,
   sourceTx,
   type CreatedAccount,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const Decimal = GlobalDecimal.clone({ precision: 1_000 });
 const START = new Date('2026-03-15T12:00:00.000Z');
@@ -222,7 +223,7 @@ describe('tax reporting (e2e)', () => {
   let wallet: CreatedAccount;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(START) });
+    t = await startSuite({}, { clock: new ManualClock(START) });
     [sandboxPartner, sandboxAdmin, partnerB] = await Promise.all([
       t.token(),
       t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),

@@ -6,13 +6,13 @@
  * balances to agree with and are skipped; the test pins which ones they are.
  */
 import { Decimal as GlobalDecimal } from 'decimal.js';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { roundUsdToCents } from '../src/domain/money/format.js';
-import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
-import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/sources/index.js';
-import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { roundUsdToCents } from '../../../src/domain/money/format.js';
+import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
+import { SANDBOX_ACCOUNT_FIXTURES } from '../../../src/modules/sources/index.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
 import {
   bearer,
   createAccount,
@@ -20,8 +20,9 @@ import {
   importCsv,
   sandboxAccount,
   sourceTx,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const Decimal = GlobalDecimal.clone({ precision: 1_000 });
 const START = new Date('2026-03-15T12:00:00.000Z');
@@ -33,7 +34,7 @@ describe('gains report agrees with balances on every sandbox account (e2e)', () 
 
   beforeAll(async () => {
     clock = new ManualClock(START);
-    t = await startTestApp({}, { clock });
+    t = await startSuite({}, { clock });
     tokens.sandbox = await t.token();
     tokens['sandbox-b'] = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
   });

@@ -5,9 +5,9 @@
  * checked as quantity × price − basis in exact decimals. The lots agree with the balances.
  */
 import { Decimal as GlobalDecimal } from 'decimal.js';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
 import {
   bearer,
   createAccount,
@@ -15,8 +15,9 @@ import {
   importCsv,
   sourceTx,
   type CreatedAccount,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const Decimal = GlobalDecimal.clone({ precision: 1_000 });
 const START = new Date('2026-03-15T12:00:00.000Z');
@@ -90,7 +91,7 @@ describe('open lots and harvesting candidates (e2e)', () => {
   let account: CreatedAccount;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(START) });
+    t = await startSuite({}, { clock: new ManualClock(START) });
     const admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
     partnerB = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
     await t.app.get(TenantsService).createTenant('lots-example', 'Lots worked example');

@@ -3,9 +3,9 @@
  * service's Form 8949 lines of 2025 on a tenant of its own, worked by hand (docs/tax-report.md,
  * "Form 1099-DA reconciliation"), and every error path.
  */
-import { ManualClock } from '../src/common/clock/clock.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
 import {
   bearer,
   createAccount,
@@ -13,8 +13,9 @@ import {
   importCsv,
   sourceTx,
   type CreatedAccount,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 
@@ -103,7 +104,7 @@ describe('Form 1099-DA reconciliation (e2e)', () => {
   let account: CreatedAccount;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(START) });
+    t = await startSuite({}, { clock: new ManualClock(START) });
     admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
     partnerB = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
     await t.app.get(TenantsService).createTenant('da-example', '1099-DA worked example');

@@ -24,9 +24,9 @@
  * (FIFO's 24,990 stands), flagged; once 2025's Form 8949 is snapshotted, a late selection for s1 is
  * refused (409).
  */
-import { ManualClock } from '../src/common/clock/clock.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
 import {
   bearer,
   createAccount,
@@ -34,8 +34,9 @@ import {
   importCsv,
   sourceTx,
   type CreatedAccount,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 
@@ -97,7 +98,7 @@ describe('lot selections (e2e)', () => {
   const clock = new ManualClock(START);
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock });
+    t = await startSuite({}, { clock });
     admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
     partnerB = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
     await t.app.get(TenantsService).createTenant('specid-example', 'Specific identification worked example');

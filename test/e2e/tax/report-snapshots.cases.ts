@@ -12,8 +12,9 @@ import {
   importCsv,
   simpleHistory,
   sourceTx,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 describe('report snapshots (e2e)', () => {
   let t: TestApp;
@@ -23,7 +24,7 @@ describe('report snapshots (e2e)', () => {
   let accountId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     [partner, partnerB, admin] = await Promise.all([
       t.token(),
       t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret),

@@ -13,9 +13,9 @@
  * A b1 0.5, b2 1, b3 1 (50,006.666…667); W b3 0.5 (25,003.333…333). After the confirmation s2
  * gains 40,000 − 25,003.333…333 = 14,996.666…667: W's realized 19,996.67.
  */
-import { ManualClock } from '../src/common/clock/clock.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
 import {
   bearer,
   createAccount,
@@ -23,8 +23,9 @@ import {
   importCsv,
   sourceTx,
   type CreatedAccount,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 const TENANT = 'safe-harbor-example';
@@ -84,7 +85,7 @@ describe('safe-harbor allocation (e2e)', () => {
 
   beforeAll(async () => {
     clock = new ManualClock(START);
-    t = await startTestApp({}, { clock });
+    t = await startSuite({}, { clock });
     admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
     partnerB = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
     await t.app.get(TenantsService).createTenant(TENANT, 'Safe-harbor worked example');
