@@ -113,7 +113,8 @@ export async function startTestApp(
 export function countAppStart(): void {
   const file = process.env.E2E_APP_STARTS_FILE;
   if (!file) return;
-  const testPath = (globalThis as { expect?: { getState?: () => { testPath?: string } } }).expect?.getState?.()
-    .testPath;
+  const testPath = (
+    globalThis as { expect?: { getState?: () => { testPath?: string } } }
+  ).expect?.getState?.().testPath;
   appendFileSync(file, `${testPath ?? 'unknown'}\n`);
 }
