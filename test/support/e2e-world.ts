@@ -9,7 +9,8 @@
  *
  * What a suite owns:
  * - its clock: the app's clock delegates to the suite's `ManualClock` while the suite runs (the
- *   system clock otherwise), so a suite may move time without moving another's;
+ *   file's clock otherwise: real time from `startAt`), so a suite may move time without moving
+ *   another's;
  * - its tenant, when it asks for one (`{ tenant: true }`): a partner tenant and client of its own,
  *   created through the services, so what it writes no other suite sees. `handle.token()` is then
  *   that client's token, and `handle.tenant.slug` the tenant to name in admin requests;
@@ -23,21 +24,53 @@
  * (`world.admin`).
  */
 import { randomBytes } from 'node:crypto';
-import { Clock } from '../../src/common/clock/clock.js';
+import { Clock, ManualClock } from '../../src/common/clock/clock.js';
 import { ClientsService } from '../../src/modules/tenancy/clients.service.js';
 import { TenantsService } from '../../src/modules/tenancy/tenants.service.js';
 import { SANDBOX, startTestApp, type TestApp } from './test-app.js';
 
-/** The app's clock: the running suite's clock, or the system's between suites. */
+/** Real time, moved to start at `start` (the system clock when there is none). */
+export class ShiftedClock extends Clock {
+  private readonly offsetMs: number;
+
+  constructor(start?: Date) {
+    super();
+    this.offsetMs = start ? start.getTime() - Date.now() : 0;
+  }
+
+  override now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+}
+
+/** The app's clock: the running suite's clock, or the file's (`ShiftedClock`) between suites. */
 export class SuiteClock extends Clock {
-  private target: Clock = new Clock();
+  private base: Clock = new Clock();
+  private target: Clock = this.base;
 
   override now(): Date {
     return this.target.now();
   }
 
+  /**
+   * The file's clock. With `start`, it stands still at `start` while the app starts (the sandbox
+   * seed stamps its fixtures with that instant, as a suite's `ManualClock` did when each file had
+   * its own app), then runs on from there: call `run()` once the app is up.
+   */
+  startAt(start?: Date): void {
+    this.base = start ? new ManualClock(start) : new Clock();
+    this.target = this.base;
+    this.start = start;
+  }
+
+  run(): void {
+    if (this.start) this.base = this.target = new ShiftedClock(this.start);
+  }
+
+  private start?: Date;
+
   use(clock: Clock | undefined): void {
-    this.target = clock ?? new Clock();
+    this.target = clock ?? this.base;
   }
 }
 
@@ -46,6 +79,13 @@ export interface WorldOptions {
   sandbox?: boolean;
   /** Configuration of the file's app (the suites' overrides must agree with these). */
   overrides?: Record<string, string>;
+  /**
+   * The instant the app starts at, and so seeds the sandbox at (its accounts' sync times, the
+   * market history's last day); time runs on from there for suites without a clock of their own.
+   * Suites with a `ManualClock` expect the fixtures seeded at their clock's start: group them in a
+   * file that starts there. Default: now.
+   */
+  startAt?: Date;
 }
 
 export interface Credentials {
@@ -85,7 +125,9 @@ export function useE2eWorld(options: WorldOptions = {}): void {
   world = state;
   beforeAll(async () => {
     const overrides = { ...(state.options.sandbox ? {} : { SANDBOX: 'false' }), ...state.options.overrides };
+    state.clock.startAt(state.options.startAt);
     state.app = await startTestApp(overrides, { clock: state.clock });
+    state.clock.run();
     state.admin = state.options.sandbox
       ? { ...SANDBOX.admin }
       : await createClient(state.app, await createTenant(state.app, 'e2e-operator', 'operator'), ['admin']);

@@ -3,9 +3,10 @@
  * answer; bull ≥ base ≥ bear; scenarios in the order asked; every body field validated with
  * named errors.
  */
-import { ManualClock } from '../src/common/clock/clock.js';
-import { bearer } from './factories/accounts.factory.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { bearer } from '../../factories/accounts.factory.js';
+import { type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 const PORTFOLIO = [
@@ -50,7 +51,7 @@ describe('POST /qsim/simulate (e2e)', () => {
   let partner: string;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(START) });
+    t = await startSuite({}, { clock: new ManualClock(START) });
     partner = await t.token();
   });
   afterAll(() => t.close());

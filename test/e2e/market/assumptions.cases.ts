@@ -2,10 +2,11 @@
  * /qsim/assumptions (e2e): a tenant's capital-market assumptions — set, listed, used by
  * /qsim/simulate, removed; validated with named fields; partner-scoped and tenant-isolated.
  */
-import { ManualClock } from '../src/common/clock/clock.js';
-import { CONSERVATIVE_PRIOR } from '../src/domain/simulation/return-assumptions.js';
-import { bearer } from './factories/accounts.factory.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { CONSERVATIVE_PRIOR } from '../../../src/domain/simulation/return-assumptions.js';
+import { bearer } from '../../factories/accounts.factory.js';
+import { type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 
@@ -15,7 +16,7 @@ describe('/qsim/assumptions (e2e)', () => {
   let partnerB: string;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(START) });
+    t = await startSuite({}, { clock: new ManualClock(START) });
     partner = await t.token();
     partnerB = await t.token('sandbox-b-client', 'sandbox-b-secret');
   });

@@ -1,10 +1,11 @@
-import { sandboxAssetBySymbol } from '../src/domain/market/sandbox-assets.js';
-import { generateDailyHistory } from '../src/domain/market/sandbox-market.js';
-import { annualizedVolatility, maxDrawdown } from '../src/domain/market/volatility.js';
-import { scoreAsset } from '../src/domain/scoring/asset-score.js';
-import { addDays } from '../src/modules/market/market-dates.js';
-import { AssetScoringService } from '../src/modules/scoring/asset-scoring.service.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { sandboxAssetBySymbol } from '../../../src/domain/market/sandbox-assets.js';
+import { generateDailyHistory } from '../../../src/domain/market/sandbox-market.js';
+import { annualizedVolatility, maxDrawdown } from '../../../src/domain/market/volatility.js';
+import { scoreAsset } from '../../../src/domain/scoring/asset-score.js';
+import { addDays } from '../../../src/modules/market/market-dates.js';
+import { AssetScoringService } from '../../../src/modules/scoring/asset-scoring.service.js';
+import { type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 interface ScoreRecord {
   symbol: string;
@@ -20,7 +21,7 @@ describe('scores (e2e)', () => {
   let auth: string;
   let scores: ScoreRecord[];
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     auth = `Bearer ${await t.token()}`;
     scores = (await t.http.get('/api/scores').set('Authorization', auth).expect(200)).body;
   });

@@ -5,15 +5,19 @@
  * the assumption and a disclosure in the answer, principal echoed as a number, validation naming
  * the field.
  */
-import { ManualClock } from '../src/common/clock/clock.js';
-import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
-import { formatPercent, formatSignedPercent, formatUsd } from '../src/domain/money/format.js';
-import { PROJECTION_DISCLOSURE, shrinkTowardPrior } from '../src/domain/simulation/return-assumptions.js';
-import { historicalCagr, projectRoi } from '../src/domain/simulation/roi.js';
-import { addDays } from '../src/modules/market/market-dates.js';
-import { HISTORY_LOOKBACK_YEARS } from '../src/modules/simulation/market-history.service.js';
-import { bearer } from './factories/accounts.factory.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { MARKET_PRICES, type MarketPricesPort } from '../../../src/common/ports/market-prices.port.js';
+import { formatPercent, formatSignedPercent, formatUsd } from '../../../src/domain/money/format.js';
+import {
+  PROJECTION_DISCLOSURE,
+  shrinkTowardPrior,
+} from '../../../src/domain/simulation/return-assumptions.js';
+import { historicalCagr, projectRoi } from '../../../src/domain/simulation/roi.js';
+import { addDays } from '../../../src/modules/market/market-dates.js';
+import { HISTORY_LOOKBACK_YEARS } from '../../../src/modules/simulation/market-history.service.js';
+import { bearer } from '../../factories/accounts.factory.js';
+import { type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 
@@ -22,7 +26,7 @@ describe('GET /roi/projection (e2e)', () => {
   let partner: string;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(START) });
+    t = await startSuite({}, { clock: new ManualClock(START) });
     partner = await t.token();
   });
   afterAll(() => t.close());

@@ -4,14 +4,15 @@
  * tenant isolation.
  */
 import { Decimal as GlobalDecimal } from 'decimal.js';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { formatAmountWithUnit, formatUsd } from '../src/domain/money/format.js';
-import { RefreshStateRepository as AccountsRepository } from '../src/modules/sources/testing.js';
-import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
-import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/sources/index.js';
-import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
-import { bearer, sandboxAccount } from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { formatAmountWithUnit, formatUsd } from '../../../src/domain/money/format.js';
+import { RefreshStateRepository as AccountsRepository } from '../../../src/modules/sources/testing.js';
+import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
+import { SANDBOX_ACCOUNT_FIXTURES } from '../../../src/modules/sources/index.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { bearer, sandboxAccount } from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const Decimal = GlobalDecimal.clone({ precision: 1_000 });
 const START = new Date('2026-03-15T12:00:00.000Z');
@@ -23,7 +24,7 @@ describe('GET /portfolio/summary (e2e)', () => {
   const tenantId = sandboxTenantId('sandbox');
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(START) });
+    t = await startSuite({}, { clock: new ManualClock(START) });
     [partner, partnerB] = await Promise.all([
       t.token(),
       t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret),

@@ -1,9 +1,10 @@
-import { deriveScores } from '../src/domain/market/derived-scores.js';
-import { sandboxAssetByCoingeckoId } from '../src/domain/market/sandbox-assets.js';
-import { generateDailyHistory } from '../src/domain/market/sandbox-market.js';
-import { annualizedVolatility } from '../src/domain/market/volatility.js';
-import { addDays } from '../src/modules/market/market-dates.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { deriveScores } from '../../../src/domain/market/derived-scores.js';
+import { sandboxAssetByCoingeckoId } from '../../../src/domain/market/sandbox-assets.js';
+import { generateDailyHistory } from '../../../src/domain/market/sandbox-market.js';
+import { annualizedVolatility } from '../../../src/domain/market/volatility.js';
+import { addDays } from '../../../src/modules/market/market-dates.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const SPEC_FIELDS = [
   'id',
@@ -29,7 +30,7 @@ describe('GET /api/crypto-data/{symbols} (sandbox, e2e)', () => {
   let t: TestApp;
   let auth: string;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     auth = `Bearer ${await t.token()}`;
   });
   afterAll(() => t.close());
@@ -140,15 +141,17 @@ describe('GET /api/crypto-data/{symbols} (sandbox, e2e)', () => {
 describe('market-data rate limit (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ MARKET_RATE_LIMIT_PER_MINUTE: '3' });
+    // A client of its own: the quota is per client, and the other suites' client keeps its own.
+    t = await startSuite({}, { tenant: 'market-quota' });
   });
   afterAll(() => t.close());
 
   it('answers 429 with Retry-After once the market-data quota is used; other routes keep working', async () => {
     const auth = `Bearer ${await t.token()}`;
-    for (let i = 0; i < 3; i++) {
+    const quota = t.config.MARKET_RATE_LIMIT_PER_MINUTE; // 120: the shared app keeps the default
+    for (let i = 0; i < quota; i++) {
       const ok = await t.http.get('/api/crypto-data/bitcoin').set('Authorization', auth).expect(200);
-      expect(ok.headers['ratelimit-remaining-market']).toBe(String(2 - i));
+      expect(ok.headers['ratelimit-remaining-market']).toBe(String(quota - 1 - i));
     }
     const res = await t.http.get('/api/crypto-data/bitcoin').set('Authorization', auth).expect(429);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);

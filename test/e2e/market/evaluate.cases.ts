@@ -5,11 +5,11 @@
  * 422s and tenant isolation.
  */
 import { Decimal } from 'decimal.js';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
-import { formatPercent } from '../src/domain/money/format.js';
-import { grade, riskLevel } from '../src/domain/scoring/grades.js';
-import { AssetScoringService } from '../src/modules/scoring/asset-scoring.service.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { MARKET_PRICES, type MarketPricesPort } from '../../../src/common/ports/market-prices.port.js';
+import { formatPercent } from '../../../src/domain/money/format.js';
+import { grade, riskLevel } from '../../../src/domain/scoring/grades.js';
+import { AssetScoringService } from '../../../src/modules/scoring/asset-scoring.service.js';
 import {
   bearer,
   createAccount,
@@ -18,8 +18,9 @@ import {
   sandboxAccount,
   sourceTx,
   type CreatedAccount,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 const TODAY = '2026-03-15';
@@ -32,7 +33,7 @@ describe('POST /qscore/evaluate (e2e)', () => {
   let mixed: CreatedAccount;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(START) });
+    t = await startSuite({}, { clock: new ManualClock(START) });
     [partner, partnerB, admin] = await Promise.all([
       t.token(),
       t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret),

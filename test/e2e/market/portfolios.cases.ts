@@ -1,5 +1,6 @@
-import { sandboxPortfolioId } from '../src/modules/portfolios/portfolios-sandbox.seed.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { sandboxPortfolioId } from '../../../src/modules/portfolios/portfolios-sandbox.seed.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -8,7 +9,7 @@ describe('portfolios (e2e)', () => {
   let a: string;
   let b: string;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     a = `Bearer ${await t.token()}`;
     b = `Bearer ${await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret)}`;
   });
