@@ -4,9 +4,10 @@
  * quoted fields keep their spaces while unquoted ones are trimmed (docs/csv-format.md).
  */
 import { DataSource } from 'typeorm';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { createAccount, importCsv } from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { createAccount, importCsv } from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const HEADER = 'transactionId,timestamp,symbol,direction,amount,price,fee,transferId';
 
@@ -15,7 +16,7 @@ describe('CSV import edge cases (e2e)', () => {
   let admin: string;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')) });
+    t = await startSuite({}, { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')) });
     admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
   });
   afterAll(() => t.close());

@@ -4,9 +4,10 @@
  * a retry while the first runs is 409 with Retry-After; keys are per client and kept 24 hours.
  */
 import { DataSource } from 'typeorm';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { IdempotencyService } from '../src/modules/idempotency/idempotency.service.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { IdempotencyService } from '../../../src/modules/idempotency/idempotency.service.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,7 +20,7 @@ describe('Idempotency-Key (e2e)', () => {
   const clock = new ManualClock(START);
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock });
+    t = await startSuite({}, { clock });
     a = `Bearer ${await t.token()}`;
     b = `Bearer ${await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret)}`;
     admin = `Bearer ${await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret)}`;

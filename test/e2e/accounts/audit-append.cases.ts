@@ -10,8 +10,9 @@ import {
   canonicalJson,
   type AuditDraft,
   type AuditEntryRecord,
-} from '../src/modules/audit/index.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+} from '../../../src/modules/audit/index.js';
+import { type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 interface RawRow {
   id: string;
@@ -40,7 +41,7 @@ describe('audit entries as stored (e2e)', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     audit = t.app.get(AuditService);
     db = t.app.get(DataSource);
   });

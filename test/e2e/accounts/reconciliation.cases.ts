@@ -6,7 +6,7 @@
  * path answers the same body. The sandbox's `coinbase-joint` exchange reports a labelled synthetic
  * drift of 0.0005 BTC.
  */
-import { ManualClock } from '../src/common/clock/clock.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
 import {
   bearer,
   createAccount,
@@ -14,8 +14,9 @@ import {
   sandboxAccount,
   ScriptedConnector,
   sourceTx,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 const HOUR = 3_600_000;
@@ -34,7 +35,7 @@ describe('reconciliation (e2e)', () => {
 
   beforeAll(async () => {
     clock = new ManualClock(START);
-    t = await startTestApp({}, { clock });
+    t = await startSuite({}, { clock });
     [partner, admin] = await Promise.all([t.token(), t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret)]);
   });
   afterAll(() => t.close());

@@ -5,8 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const A = {
   accountId: sandboxId('account:sandbox:coinbase-main'),
@@ -29,7 +30,7 @@ describe('tenant isolation matrix (e2e)', () => {
   let tokenB: string;
   let adminA: string;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     tokenA = await t.token();
     tokenB = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
     adminA = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);

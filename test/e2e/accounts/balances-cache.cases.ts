@@ -1,14 +1,16 @@
-import { ManualClock } from '../src/common/clock/clock.js';
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 describe('balances read cache (e2e)', () => {
-  const clock = new ManualClock(new Date());
+  // The instant the file's app seeded the sandbox at (test/e2e/accounts.e2e-spec.ts).
+  const clock = new ManualClock(new Date('2026-03-15T12:00:00.000Z'));
   let t: TestApp;
   let token: string;
   const accountId = sandboxId('account:sandbox:kraken-trading');
   beforeAll(async () => {
-    t = await startTestApp({}, { clock });
+    t = await startSuite({}, { clock });
     token = await t.token();
   });
   afterAll(() => t.close());

@@ -3,12 +3,12 @@
  * balances (shape, 422 reasons), forceRefresh fresh vs stale with an injected clock, 400/404 and
  * cross-tenant isolation. Runs on PGlite, and on Postgres with DATABASE_URL.
  */
-import { ManualClock } from '../src/common/clock/clock.js';
-import { computeCostBasis } from '../src/domain/cost-basis/index.js';
-import { LedgerService } from '../src/modules/ledger/index.js';
-import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/sources/index.js';
-import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
-import { sandboxId, sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { computeCostBasis } from '../../../src/domain/cost-basis/index.js';
+import { LedgerService } from '../../../src/modules/ledger/index.js';
+import { SANDBOX_ACCOUNT_FIXTURES } from '../../../src/modules/sources/index.js';
+import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
+import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
 import { Decimal as GlobalDecimal } from 'decimal.js';
 import {
   bearer,
@@ -17,8 +17,9 @@ import {
   csvOf,
   sandboxAccount,
   sourceTx,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 const STATE_KEYS = ['syncStatus', 'connectionStatus', 'balanceSource', 'lastSyncedAt'];
@@ -37,7 +38,7 @@ describe('accounts (e2e)', () => {
 
   beforeAll(async () => {
     clock = new ManualClock(START);
-    t = await startTestApp({}, { clock });
+    t = await startSuite({}, { clock });
     [partner, partnerB, admin] = await Promise.all([
       t.token(),
       t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret),

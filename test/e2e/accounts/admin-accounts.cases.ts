@@ -4,9 +4,9 @@
  * with the account's data. Partner tokens get 403.
  */
 import { DataSource } from 'typeorm';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { CredentialsCipher } from '../src/modules/sources/index.js';
-import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { CredentialsCipher } from '../../../src/modules/sources/index.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
 import {
   bearer,
   createAccount,
@@ -14,8 +14,9 @@ import {
   importCsv,
   simpleHistory,
   sourceTx,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 describe('admin accounts (e2e)', () => {
   let t: TestApp;
@@ -24,7 +25,7 @@ describe('admin accounts (e2e)', () => {
   let partnerB: string;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')) });
+    t = await startSuite({}, { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')) });
     [admin, partner, partnerB] = await Promise.all([
       t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),
       t.token(),

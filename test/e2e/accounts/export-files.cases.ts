@@ -8,8 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { bearer, createAccount } from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { bearer, createAccount } from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'exports');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
@@ -28,7 +29,7 @@ describe('Export files through the admin API (e2e)', () => {
   let partner: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
     partner = await t.token(SANDBOX.partner.clientId, SANDBOX.partner.secret);
     const db = t.app.get(DataSource);

@@ -5,11 +5,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { ChecksumAccumulator, compareChecksumRows, EMPTY_CHECKSUM } from '../src/domain/checksum/checksum.js';
-import { SANDBOX_ACCOUNT_FIXTURES } from '../src/modules/sources/index.js';
-import { ChecksumService } from '../src/modules/integrity/checksum.service.js';
-import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import {
+  ChecksumAccumulator,
+  compareChecksumRows,
+  EMPTY_CHECKSUM,
+} from '../../../src/domain/checksum/checksum.js';
+import { SANDBOX_ACCOUNT_FIXTURES } from '../../../src/modules/sources/index.js';
+import { ChecksumService } from '../../../src/modules/integrity/checksum.service.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
 import {
   bearer,
   createAccount,
@@ -17,10 +21,11 @@ import {
   importCsv,
   sandboxAccount,
   sourceTx,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
-const SCRIPT = fileURLToPath(new URL('../scripts/verify-checksum.mjs', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../../scripts/verify-checksum.mjs', import.meta.url));
 
 describe('checksum (e2e)', () => {
   let t: TestApp;
@@ -28,7 +33,7 @@ describe('checksum (e2e)', () => {
   let admin: string;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')) });
+    t = await startSuite({}, { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')) });
     [partner, admin] = await Promise.all([t.token(), t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret)]);
   });
   afterAll(() => t.close());
