@@ -3,14 +3,15 @@
  * ranges whose end falls outside the years 0001-9999 once a date-only `to` is taken to the end of
  * its day. Each is a 401 or a 400 naming the field.
  */
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 describe('inputs that used to answer 500 (e2e)', () => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
+    t = await startSuite({ RATE_LIMIT_PER_MINUTE: '100000' });
     token = await t.token();
   });
   afterAll(() => t.close());

@@ -8,10 +8,11 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
-import { renderTypes, renderVersion } from '../scripts/openapi-artifacts.mjs';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { renderTypes, renderVersion } from '../../../scripts/openapi-artifacts.mjs';
+import { type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
-const SDK = resolve(import.meta.dirname, '../clients/typescript');
+const SDK = resolve(import.meta.dirname, '../../../clients/typescript');
 
 /** Compile-time facts about the SDK's surface; each `@ts-expect-error` must be an error. */
 const ASSERTIONS = `
@@ -45,7 +46,7 @@ describe('TypeScript SDK against the served document (e2e)', () => {
   let t: TestApp;
   // Booting the app takes seconds; more on a loaded machine than the 60 s default allows a hook.
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
   }, 180_000);
   afterAll(() => t.close());
 

@@ -1,13 +1,14 @@
-import { SigningKeysService } from '../src/modules/auth/signing-keys.service.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
-import { claims, freshEcKey, hs256WithKey, signEs256, unsignedToken } from './support/tokens.js';
+import { SigningKeysService } from '../../../src/modules/auth/signing-keys.service.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
+import { claims, freshEcKey, hs256WithKey, signEs256, unsignedToken } from '../../support/tokens.js';
 
 describe('auth (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
   });
   afterAll(() => t.close());
 

@@ -1,13 +1,14 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 /** Regressions for what the OpenAPI fuzzer found: each was a 500 or an off-contract body. */
 describe('hostile input (e2e)', () => {
   let t: TestApp;
   let auth: { Authorization: string };
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     auth = { Authorization: `Bearer ${await t.token()}` };
   });
   afterAll(() => t.close());

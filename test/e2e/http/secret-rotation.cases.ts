@@ -4,11 +4,12 @@
  * takes (the "client is enabled" memo, 5 s). A token issued after the rotation works at once, in
  * the same second included: tokens carry the secret generation they were issued under (`sgen`).
  */
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
-import { AppConfig } from '../src/config/app-config.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenancyRepository } from '../src/modules/tenancy/tenancy.repository.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { AppConfig } from '../../../src/config/app-config.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { TenancyRepository } from '../../../src/modules/tenancy/tenancy.repository.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 /** How long another instance (or the CLI) may take to see a rotation: the memo's 5 s and a margin. */
 const PROPAGATION_MS = 6_000;
@@ -19,7 +20,7 @@ describe('secret rotation revokes earlier tokens (e2e)', () => {
   const balances = `/v1/api/account/${sandboxId('account:sandbox:kraken-trading')}/balances`;
 
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000', BEARER_FAILURES_PER_MINUTE: '100000' });
+    t = await startSuite({ RATE_LIMIT_PER_MINUTE: '100000', BEARER_FAILURES_PER_MINUTE: '100000' });
     clients = t.app.get(ClientsService);
   });
   afterAll(() => t.close());

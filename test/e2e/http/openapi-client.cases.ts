@@ -13,10 +13,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const ACCOUNT = '92d6b2dc-0ff7-52b7-ab56-738707ad6540'; // sandbox:coinbase-main (README)
 
 const PROGRAM = `import createClient from 'openapi-fetch';
@@ -72,7 +73,7 @@ describe('a client generated from the document (e2e)', () => {
   let base: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     dir = await mkdtemp(join(tmpdir(), 'openapi-client-'));
@@ -80,6 +81,11 @@ describe('a client generated from the document (e2e)', () => {
     await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
   });
   afterAll(async () => {
+    // The app is the file's and stays up: stop listening (and drop fetch's kept-alive sockets),
+    // as closing the app did when the suite had its own; supertest listens per request again.
+    const server = t.app.getHttpServer();
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
     await t.close();
     await rm(dir, { recursive: true, force: true });
   });

@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 interface SchemaObject {
   description?: string;
@@ -41,7 +42,7 @@ describe('OpenAPI document (e2e)', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     const res = await t.http.get('/docs-json').expect(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     doc = res.body;

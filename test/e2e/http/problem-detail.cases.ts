@@ -3,14 +3,15 @@
  * occurrence, validation failures included, in both shapes (problem+json outside /v1/api, the
  * ProblemDetails inside the envelope under /v1/api). Never SQL, a stack or a secret.
  */
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { type TestApp } from '../../support/test-app.js';
+import { startSuite } from '../../support/e2e-world.js';
 
 describe('problem bodies carry detail (e2e)', () => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     token = await t.token();
   });
   afterAll(() => t.close());
