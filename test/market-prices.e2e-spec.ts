@@ -1,79 +1,13 @@
+/**
+ * The sandbox seed runs on the injected clock: an app of its own, started at the clock's instant
+ * (the shared apps of test/e2e/ seed once, at their file's start).
+ */
 import { ManualClock } from '../src/common/clock/clock.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
 import { generateDailyHistory } from '../src/domain/market/sandbox-market.js';
 import { sandboxAssetBySymbol } from '../src/domain/market/sandbox-assets.js';
 import { MarketRefreshService } from '../src/modules/market/market-refresh.service.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
-
-const today = () => new Date().toISOString().slice(0, 10);
-
-describe('MARKET_PRICES port (sandbox store)', () => {
-  let t: TestApp;
-  let prices: MarketPricesPort;
-  beforeAll(async () => {
-    t = await startTestApp();
-    prices = t.app.get<MarketPricesPort>(MARKET_PRICES);
-  });
-  afterAll(() => t.close());
-
-  it('knows the 30 sandbox symbols, upper-case', async () => {
-    const symbols = await prices.knownSymbols();
-    expect(symbols).toHaveLength(30);
-    expect(symbols).toEqual(expect.arrayContaining(['BTC', 'ETH', 'SOL', 'USDC']));
-    expect(symbols.every((symbol) => symbol === symbol.toUpperCase())).toBe(true);
-  });
-
-  it('serves the latest stored price as decimal text with its as-of time; unknown symbols are absent', async () => {
-    const latest = await prices.latestPricesUsd(['btc', 'ETH', 'NOPE']);
-    expect([...latest.keys()].sort()).toEqual(['BTC', 'ETH']);
-    const btc = latest.get('BTC')!;
-    expect(btc.priceUsd).toMatch(/^\d+(\.\d+)?$/);
-    expect(btc.asOf).toBeInstanceOf(Date);
-    const [todayRow] = generateDailyHistory(sandboxAssetBySymbol('BTC')!, today(), today());
-    expect(btc.priceUsd).toBe(todayRow.priceUsd);
-  });
-
-  it('answers prices on a date with the last stored price on or before it', async () => {
-    const onDate = await prices.pricesOnDate(['BTC', 'SOL'], '2024-03-01');
-    const [btc] = generateDailyHistory(sandboxAssetBySymbol('BTC')!, '2024-03-01', '2024-03-01');
-    expect(onDate.get('BTC')).toBe(btc.priceUsd);
-    expect(onDate.has('SOL')).toBe(true);
-    expect((await prices.pricesOnDate(['BTC'], '2019-06-01')).size).toBe(0);
-    const future = await prices.pricesOnDate(['BTC'], '2999-01-01');
-    expect(future.get('BTC')).toBe((await prices.latestPricesUsd(['BTC'])).get('BTC')!.priceUsd);
-  });
-
-  it('serves daily history ascending, inclusive of both dates, since 2020-01-01', async () => {
-    const history = await prices.dailyHistory(['ETH', 'XXX'], '2019-12-30', '2020-01-05');
-    expect([...history.keys()]).toEqual(['ETH']);
-    const eth = history.get('ETH')!;
-    expect(eth.map((row) => row.date)).toEqual([
-      '2020-01-01',
-      '2020-01-02',
-      '2020-01-03',
-      '2020-01-04',
-      '2020-01-05',
-    ]);
-    expect(eth).toEqual(
-      generateDailyHistory(sandboxAssetBySymbol('ETH')!, '2020-01-01', '2020-01-05').map((row) => ({
-        date: row.date,
-        priceUsd: row.priceUsd,
-      })),
-    );
-    const full = await prices.dailyHistory(['BTC'], '2020-01-01', today());
-    expect(full.get('BTC')!.at(-1)!.date).toBe(today());
-  });
-
-  it('a second refresh is skipped while the store is current and changes nothing when forced', async () => {
-    const refresh = t.app.get(MarketRefreshService);
-    expect(await refresh.isCurrent()).toBe(true);
-    const before = await prices.dailyHistory(['BTC'], '2020-01-01', today());
-    const outcome = await refresh.refreshNow();
-    expect(outcome.status).toBe('refreshed');
-    expect(outcome.historyRows).toBe(30); // only today's row per asset
-    expect(await prices.dailyHistory(['BTC'], '2020-01-01', today())).toEqual(before);
-  });
-});
 
 describe('sandbox market follows the injected clock', () => {
   const clock = new ManualClock(new Date('2025-06-01T15:00:00Z'));

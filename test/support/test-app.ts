@@ -4,6 +4,7 @@
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pg from 'pg';
 import request from 'supertest';
@@ -76,12 +77,14 @@ export async function startTestApp(
   overrides: Record<string, string> = {},
   options: { schema?: string; clock?: Clock } = {},
 ): Promise<TestApp> {
+  countAppStart();
   const ownSchema = usingPostgres() && !options.schema ? await createTestSchema() : undefined;
   await prepareEmbeddedDatabase();
   const config = testConfig(overrides, options.schema ?? ownSchema?.schema);
   const app = await createApp(config, { logs: false, clock: options.clock });
   await app.init();
   const http = request(app.getHttpServer());
+  let closing: Promise<void> | undefined;
   return {
     app,
     http,
@@ -92,9 +95,26 @@ export async function startTestApp(
         throw new Error(`token for ${clientId}: ${response.status} ${JSON.stringify(response.body)}`);
       return response.body.result.accessToken as string;
     },
-    async close() {
-      await app.close();
-      await ownSchema?.drop();
+    close() {
+      // Idempotent: a shared app (test/support/e2e-world.ts) may be closed by its file and a suite.
+      closing ??= (async () => {
+        await app.close();
+        await ownSchema?.drop();
+      })();
+      return closing;
     },
   };
+}
+
+/**
+ * With E2E_APP_STARTS_FILE set, every application start appends the test file's path to that file:
+ * `sort | uniq -c` of it after a run gives the starts per file (test/e2e/README.md, the ledger).
+ */
+export function countAppStart(): void {
+  const file = process.env.E2E_APP_STARTS_FILE;
+  if (!file) return;
+  const testPath = (
+    globalThis as { expect?: { getState?: () => { testPath?: string } } }
+  ).expect?.getState?.().testPath;
+  appendFileSync(file, `${testPath ?? 'unknown'}\n`);
 }
