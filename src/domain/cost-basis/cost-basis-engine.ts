@@ -23,7 +23,7 @@ import type {
   RemovalReason,
   UnknownBasisReason,
 } from './cost-basis.types.js';
-import { ALLOCATION_DECIMAL_PLACES } from './exact-decimal.js';
+import { ALLOCATION_DECIMAL_PLACES } from '../money/exact-decimal.js';
 import { holdingTerm } from './holding-period.js';
 import { LotBook, lotIdsOf, takeInOrder, type Lot, type LotPiece } from './lot-book.js';
 import { compareForProcessing } from './processing-order.js';

@@ -1,5 +1,5 @@
 import type { CostBasisMethod } from './cost-basis.types.js';
-import { ALLOCATION_DECIMAL_PLACES } from './exact-decimal.js';
+import { ALLOCATION_DECIMAL_PLACES } from '../money/exact-decimal.js';
 import { holdingTerm } from './holding-period.js';
 import { compareByteOrder } from './processing-order.js';
 import { allocateScaledProRata, SCALED_ZERO, type ScaledDecimal } from '../money/scaled-decimal.js';

@@ -4,7 +4,7 @@
  */
 import type { Decimal } from 'decimal.js';
 import type { CostBasisResult } from './cost-basis.types.js';
-import { parseDecimal, toCanonical, toDecimal, ZERO } from './exact-decimal.js';
+import { parseDecimal, toCanonical, toExact, ZERO } from '../money/exact-decimal.js';
 import { compareByteOrder } from './processing-order.js';
 
 export interface PositionSummary {
@@ -67,15 +67,15 @@ export function summarizeByAccountAndSymbol(result: CostBasisResult): readonly P
   for (const lot of result.openLots) {
     const totals = totalsOf(lot.accountId, lot.symbol);
     if (lot.basisKnown) {
-      totals.knownBasisQuantity = totals.knownBasisQuantity.plus(toDecimal(lot.quantity));
-      totals.costBasisUsd = totals.costBasisUsd.plus(toDecimal(lot.costBasisUsd));
+      totals.knownBasisQuantity = totals.knownBasisQuantity.plus(toExact(lot.quantity));
+      totals.costBasisUsd = totals.costBasisUsd.plus(toExact(lot.costBasisUsd));
     } else {
-      totals.unknownBasisQuantity = totals.unknownBasisQuantity.plus(toDecimal(lot.quantity));
+      totals.unknownBasisQuantity = totals.unknownBasisQuantity.plus(toExact(lot.quantity));
     }
   }
   for (const disposal of result.disposals) {
     const totals = totalsOf(disposal.accountId, disposal.symbol);
-    totals.realizedGainUsd = totals.realizedGainUsd.plus(toDecimal(disposal.gainUsd));
+    totals.realizedGainUsd = totals.realizedGainUsd.plus(toExact(disposal.gainUsd));
     if (!disposal.basisKnown) totals.realizedGainNeedsReview = true;
   }
 
@@ -105,9 +105,9 @@ export function valuePositions(
   pricesUsdBySymbol: PricesUsdBySymbol,
 ): readonly ValuedPosition[] {
   return summaries.map((summary) => {
-    const quantity = toDecimal(summary.quantity);
-    const knownBasisQuantity = toDecimal(summary.knownBasisQuantity);
-    const unrealizedGainNeedsReview = toDecimal(summary.unknownBasisQuantity).greaterThan(0);
+    const quantity = toExact(summary.quantity);
+    const knownBasisQuantity = toExact(summary.knownBasisQuantity);
+    const unrealizedGainNeedsReview = toExact(summary.unknownBasisQuantity).greaterThan(0);
     const priceText = priceOf(pricesUsdBySymbol, summary.symbol);
     const priceUsd = priceText === undefined ? null : parseDecimal(priceText);
     if (priceText !== undefined && (priceUsd === null || priceUsd.isNegative())) {
@@ -127,9 +127,7 @@ export function valuePositions(
       ...summary,
       priceUsd: toCanonical(priceUsd),
       marketValueUsd: toCanonical(quantity.times(priceUsd)),
-      unrealizedGainUsd: toCanonical(
-        knownBasisQuantity.times(priceUsd).minus(toDecimal(summary.costBasisUsd)),
-      ),
+      unrealizedGainUsd: toCanonical(knownBasisQuantity.times(priceUsd).minus(toExact(summary.costBasisUsd))),
       unrealizedGainNeedsReview,
     };
   });

@@ -4,7 +4,7 @@ import {
   allocateProRataExact,
   parseDecimal,
   toCanonical,
-} from '../cost-basis/exact-decimal.js';
+} from './exact-decimal.js';
 import {
   allocateScaledProRata,
   parseScaled,

@@ -11,7 +11,7 @@
  * while a result has at most 1,000 significant digits (ledger values have a few dozen). The
  * allocation's quotient is rounded once, half away from zero, from the exact rational here; the
  * decimal.js path rounds a quotient truncated to 100 significant digits, which
- * cost-basis/exact-decimal.ts shows is the same thing.
+ * exact-decimal.ts (allocateProRata) shows is the same thing.
  */
 
 const POWERS_OF_TEN: bigint[] = [1n];

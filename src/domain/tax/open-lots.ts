@@ -18,7 +18,7 @@
  *   upper bound; a repurchase in the 30 days after a sale would disallow too and cannot be known.
  */
 import type { Decimal } from 'decimal.js';
-import { allocateProRata } from '../cost-basis/exact-decimal.js';
+import { allocateProRata } from '../money/exact-decimal.js';
 import {
   holdingTerm,
   longTermFrom,

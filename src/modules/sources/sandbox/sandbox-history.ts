@@ -384,6 +384,3 @@ function pickWeighted(random: SeededRandom, options: readonly (readonly [string,
   }
   return options[options.length - 1][0];
 }
-
-/** Exposed for tests: the day index of a date in the sandbox calendar. */
-export const sandboxDayOf = dayOf;

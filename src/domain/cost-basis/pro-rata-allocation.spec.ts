@@ -6,8 +6,8 @@ import {
   allocateProRataExact,
   parseDecimal,
   toCanonical,
-  toDecimal,
-} from './exact-decimal.js';
+  toExact,
+} from '../money/exact-decimal.js';
 import { ledgerEntry } from './testing/ledger-entry.factory.js';
 
 describe('exact decimals', () => {
@@ -31,13 +31,13 @@ describe('exact decimals', () => {
   );
 
   it('allocates pro rata at 30 decimal places, exactly when the part is the whole', () => {
-    expect(toCanonical(allocateProRata(toDecimal(100), toDecimal(1), toDecimal(3)))).toBe(
+    expect(toCanonical(allocateProRata(toExact(100), toExact(1), toExact(3)))).toBe(
       '33.333333333333333333333333333333',
     );
-    expect(toCanonical(allocateProRata(toDecimal(200), toDecimal(2), toDecimal(3)))).toBe(
+    expect(toCanonical(allocateProRata(toExact(200), toExact(2), toExact(3)))).toBe(
       '133.333333333333333333333333333333',
     );
-    expect(toCanonical(allocateProRata(toDecimal('1e-40'), toDecimal(3), toDecimal(3)))).toBe(
+    expect(toCanonical(allocateProRata(toExact('1e-40'), toExact(3), toExact(3)))).toBe(
       '0.' + '0'.repeat(39) + '1',
     );
   });
@@ -77,7 +77,7 @@ describe('allocateProRata fast path', () => {
   it('equals rounding the exact quotient, for money-sized and tiny values alike', () => {
     fc.assert(
       fc.property(decimalText, decimalText, decimalText, (total, part, whole) => {
-        const [t, p, w] = [toDecimal(total), toDecimal(part), toDecimal(whole)];
+        const [t, p, w] = [toExact(total), toExact(part), toExact(whole)];
         expect(allocateProRata(t, p, w).toFixed()).toBe(allocateProRataExact(t, p, w).toFixed());
       }),
       { numRuns: 200 },
@@ -86,13 +86,9 @@ describe('allocateProRata fast path', () => {
 
   it('rounds half-up exactly at the 30th place', () => {
     // 1 × 1 ÷ 3 = 0.333…; 2 ÷ 3 = 0.666…7; 1e-30 × 1 ÷ 2 = 5e-31 → 1e-30 (half up)
-    expect(allocateProRata(toDecimal('1'), toDecimal('1'), toDecimal('3')).toFixed()).toBe(
-      `0.${'3'.repeat(30)}`,
-    );
-    expect(allocateProRata(toDecimal('2'), toDecimal('1'), toDecimal('3')).toFixed()).toBe(
-      `0.${'6'.repeat(29)}7`,
-    );
-    expect(allocateProRata(toDecimal('1e-30'), toDecimal('1'), toDecimal('2')).toFixed()).toBe(
+    expect(allocateProRata(toExact('1'), toExact('1'), toExact('3')).toFixed()).toBe(`0.${'3'.repeat(30)}`);
+    expect(allocateProRata(toExact('2'), toExact('1'), toExact('3')).toFixed()).toBe(`0.${'6'.repeat(29)}7`);
+    expect(allocateProRata(toExact('1e-30'), toExact('1'), toExact('2')).toFixed()).toBe(
       `0.${'0'.repeat(29)}1`,
     );
   });
