@@ -7,8 +7,23 @@ export default {
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // Transpile only (SWC): types are checked once over the whole tree by `npm run typecheck`
+  // (tsc --noEmit), not per file in every worker. NestJS reads constructor parameter types from
+  // decorator metadata, so legacy decorators with emitted metadata, as tsconfig.json has them.
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+          target: 'es2022',
+          keepClassNames: true,
+        },
+        module: { type: 'es6' },
+        sourceMaps: 'inline',
+      },
+    ],
   },
   resolver: '<rootDir>/test/jest/resolver.cjs',
   setupFilesAfterEnv: ['<rootDir>/test/jest/esm-bridge.setup.ts'],
