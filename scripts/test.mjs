@@ -5,7 +5,8 @@
  *   whose behaviour can depend on the database: the PostgreSQL pass in .ci/run).
  *
  * 1. Refuses Node < 24 with one sentence (package.json engines; Jest and the service need it).
- * 2. Builds dist/ when the selection has process tests (they run the built service and CLI).
+ * 2. Builds dist/ (tsc -b, quick when up to date) unless only the domain tier runs: process tests run
+ *    the built service and CLI, and the simulation pool's worker thread is the compiled file.
  * 3. Runs Jest in a process group of its own: Jest, its workers, and every service or CLI a test
  *    started. When this script is interrupted (Ctrl-C, SIGTERM from npm, a CI timeout, or its parent
  *    gone), it passes the signal to that whole group and, 10 s later, kills what is left; when Jest
@@ -34,7 +35,10 @@ const GRACE_MS = 10_000;
 const args = process.argv.slice(2);
 const selection = ['all', 'db', ...TIERS].includes(args[0]) ? args.shift() : 'all';
 
-if (['all', 'db', 'process'].includes(selection)) {
+if (selection !== 'domain') {
+  console.error(
+    'test: building dist/ (tsc -b tsconfig.build.json): process tests and the simulation worker use it',
+  );
   const tsc = require.resolve('typescript/bin/tsc');
   const build = spawnSync(process.execPath, [tsc, '-b', 'tsconfig.build.json'], {
     cwd: ROOT,
