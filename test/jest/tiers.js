@@ -55,7 +55,7 @@ export const BACKEND_INDEPENDENT = [
 
 /** A file that imports these from test/support/process.ts spawns the service or the CLI. */
 const SPAWNS =
-  /import\s*\{[^}]*\b(startService|run|DIST_MAIN|DIST_CLI)\b[^}]*\}\s*from\s*'\.\/support\/process\.js'/;
+  /import\s*\{[^}]*\b(startService|run|DIST_MAIN|DIST_CLI)\b[^}]*\}\s*from\s*'(?:\.\.?\/)+support\/process\.js'/;
 
 /** Spec files under a folder, relative to the repository (node_modules and dotfiles skipped). */
 function specsUnder(folder) {
