@@ -397,7 +397,11 @@ describe('Form 1099-DA: matching many lines (issue 27 item 9)', () => {
     );
   });
 
-  it('16,000 copies of one line for an asset and date with one sale: well under a second', () => {
+  // Linear work is held by the counting test below (property reads per line); these wall-clock
+  // bounds are only a sanity check at 10x the quiet machine's time, so that a loaded CI host (a
+  // 1 s bound failed at 1.5 s with three test runs on 2 cores) cannot fail them. Figures:
+  // bench/README.md, "Form 1099-DA reconciliation".
+  it('16,000 copies of one line for an asset and date with one sale: in seconds, not minutes', () => {
     // The broker's units differ from the sale's, so neither the lot nor the sale pass pairs them,
     // and the same-day pass must see, for each copy, that other copies of that day are left.
     const rows = Array.from({ length: 16_000 }, (_, i) => `BTC,0.4,,2025-03-01,26000.00,,,R${i}`);
@@ -407,14 +411,14 @@ describe('Form 1099-DA: matching many lines (issue 27 item 9)', () => {
     const elapsedMs = performance.now() - started;
     expect(result.unmatchedBroker).toHaveLength(16_000);
     expect(result.unmatchedService.map((s) => s.transactionId)).toEqual(['s1']);
-    expect(elapsedMs).toBeLessThan(1_000);
+    expect(elapsedMs).toBeLessThan(10_000);
   });
 
   it('16,000 copies of the sale’s own line: the first pairs per sale, the rest are left, at once', () => {
     const rows = Array.from({ length: 16_000 }, (_, i) => `BTC,0.5,,2025-03-01,32500.00,,,R${i}`);
     const started = performance.now();
     const result = reconcileForm1099Da(brokerLines([HEADER, ...rows].join('\n')), [sale]);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(result.matched.map((p) => [p.broker.reference, p.matchedBy])).toEqual([['R0', 'sale']]);
     expect(result.unmatchedBroker).toHaveLength(15_999);
   });
