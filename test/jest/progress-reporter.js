@@ -7,8 +7,9 @@
  *   PASS e2e test/accounts.e2e-spec.ts (16.9 s)
  *     [41/167] 2:05 elapsed, ~3:40 left
  *
- * The time left: the mean time a file so far times the files left, or less when Jest's own estimate
- * (the durations of the last run on this machine, from its cache) says less.
+ * The time left: Jest's own estimate (the durations of the last run on this machine, from its cache)
+ * scaled by how this run's files compare with theirs; without one, or past it, the mean time a
+ * file so far times the files left.
  */
 const QUIET_MS = 30_000;
 
@@ -30,6 +31,7 @@ export default class ProgressReporter {
     this.running = new Map();
     this.lastLine = Date.now();
     this.timer = undefined;
+    this.knownDurations = { expected: 0, actual: 0 };
   }
 
   onRunStart(results, options) {
@@ -47,15 +49,21 @@ export default class ProgressReporter {
     this.running.set(test.path, Date.now());
   }
 
-  onTestFileResult(test) {
+  onTestFileResult(test, result) {
     this.running.delete(test.path);
     this.done++;
     const elapsed = Date.now() - this.started;
     const left = this.total - this.done;
-    // Jest runs the files it knows to be slow first, so the mean so far overestimates early on,
-    // and the last run's figure underestimates late (a slow straggler); the smaller of the two.
-    let leftMs = (elapsed / this.done) * left;
-    if (this.estimatedMs > elapsed) leftMs = Math.min(leftMs, this.estimatedMs - elapsed);
+    // Jest runs the files it knows to be slow first, so the mean so far overestimates early on.
+    // Its own estimate, scaled by how much slower (or faster) the files with a known duration ran
+    // this time, is better while the run is within it; past it, the mean.
+    const known = this.knownDurations;
+    if (test.duration && result?.perfStats) {
+      known.expected += test.duration;
+      known.actual += result.perfStats.end - result.perfStats.start;
+    }
+    const scaledMs = this.estimatedMs * (known.expected > 0 ? known.actual / known.expected : 1);
+    const leftMs = scaledMs > elapsed ? scaledMs - elapsed : (elapsed / this.done) * left;
     const eta = left === 0 ? 'done' : `~${clock(leftMs)} left`;
     // Jest's PASS/FAIL line for the file comes just before.
     this.write(`  [${this.done}/${this.total}] ${clock(elapsed)} elapsed, ${eta}`);
