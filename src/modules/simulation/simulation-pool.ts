@@ -39,7 +39,7 @@ export class SimulationBusyError extends DomainError {
 /**
  * The compiled worker entry next to this module (dist/src/modules/simulation/). Under Jest this
  * module is TypeScript in src/ and a worker thread cannot load TypeScript, so the worker runs
- * from the build in dist/, which `npm test` makes first (`pretest`).
+ * from the build in dist/, which `npm test` builds first (scripts/test.mjs).
  */
 export function workerFilename(moduleUrl: string = import.meta.url): string {
   const here = fileURLToPath(moduleUrl);
