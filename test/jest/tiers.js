@@ -49,6 +49,7 @@ const PROCESS = [
 /** Files of service/e2e/process whose behaviour is the same on either database: not in test:db. */
 export const BACKEND_INDEPENDENT = [
   'src/database/pglite-driver.spec.ts', // the PGlite adapter itself
+  'test/logging-process.e2e-spec.ts', // the log lines' format on a pipe and on a terminal
   'test/pglite-template.e2e-spec.ts', // the embedded database's template (skips on PostgreSQL)
   'test/runtime.e2e-spec.ts', // Node version refusal, before any database
 ];
