@@ -48,6 +48,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 export function setupSwagger(app: INestApplication): void {
+  // The root is where a newcomer's browser lands first: send it to Swagger UI, not a JSON 404.
+  // An Express route, not a controller: it is no operation of the API and not in the document.
+  const http = app.getHttpAdapter();
+  http.get('/', (_request: unknown, response: unknown) => http.redirect(response, 302, '/docs'));
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
     customSiteTitle: 'Crypto Asset Service API',

@@ -14,6 +14,7 @@ import './http/secret-rotation.cases.js';
 import './http/openapi.cases.js';
 import './http/openapi-client.cases.js';
 import './http/sdk.cases.js';
+import './http/root-redirect.cases.js';
 
 useE2eWorld({
   sandbox: true,
