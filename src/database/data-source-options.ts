@@ -247,6 +247,15 @@ export function buildDataSourceOptions(
 }
 
 /**
+ * The schema DATABASE_SCHEMA names on a PostgreSQL server (the `search_path` buildDataSourceOptions
+ * sets), or undefined: none set, or the embedded database.
+ */
+export function configuredSchemaOf(options: DataSourceOptions): string | undefined {
+  const extra = (options as { extra?: { options?: string } }).extra;
+  return /^-c search_path=([a-z_][a-z0-9_]*)$/.exec(extra?.options ?? '')?.[1];
+}
+
+/**
  * Takes this process's exclusive lock on the embedded data directory (data-dir-lock.ts), or throws
  * DataDirectoryLockedError; nothing to lock with DATABASE_URL or in memory. Opening the database
  * takes it anyway; entry points call this first to refuse with one sentence before doing anything.

@@ -2,7 +2,7 @@ import { Global, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { buildDataSourceOptions } from './data-source-options.js';
+import { buildDataSourceOptions, configuredSchemaOf } from './data-source-options.js';
 import { InstanceSecretEntity } from './instance-secret.entity.js';
 import { InstanceSecretsService } from './instance-secrets.service.js';
 import { openWithRetries, START_ATTEMPTS, START_RETRY_DELAY_MS } from './database-startup.js';
@@ -22,12 +22,31 @@ export async function migrate(dataSource: DataSource, embedded: boolean): Promis
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await ensureSchema(lock, configuredSchemaOf(dataSource.options), logger);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     if (applied.length) logger.log(`Applied ${applied.map((m) => m.name).join(', ')}`);
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await lock.release();
   }
+}
+
+/**
+ * DATABASE_SCHEMA names a schema that may not exist yet (a new deployment, a new tenant of a shared
+ * server): it is created, and said so in one line, before the migrations fill it. Without this the
+ * migrations failed with "no schema has been selected to create in", which the start-up retried
+ * ten times as if the server were down. The name is a checked SQL identifier (AppConfig).
+ */
+async function ensureSchema(
+  runner: { query(sql: string, parameters?: unknown[]): Promise<unknown> },
+  schema: string | undefined,
+  logger: Logger,
+): Promise<void> {
+  if (!schema) return;
+  const found = (await runner.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])) as unknown[];
+  if (found.length > 0) return;
+  await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  logger.log(`Created schema ${schema} (DATABASE_SCHEMA), which did not exist`);
 }
 
 /** Opens the data source and applies pending migrations; a no-op once open. */
