@@ -3,6 +3,7 @@
  * the ledger legs and their prices, the reported balance, and the failures the refresh engine
  * must see as "source unavailable" (429, malformed body, timeout).
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { parseExtendedPublicKey, type EsploraTransaction } from '../../../domain/chains/bitcoin/index.js';
 import { FakeEsplora } from '../../../../test/fakes/esplora-fake-server.js';
 import {
@@ -82,6 +83,15 @@ const prices = {
   pricesOnDate: async (symbols: readonly string[], date: string) =>
     new Map(date >= '2024-01-01' ? [[symbols[0]!, date === '2024-03-02' ? '62000.25' : '60000']] : []),
 };
+
+/** A port nothing listens on: one the system just handed out and took back. */
+const closedPort = () =>
+  new Promise<number>((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
 
 describe('BitcoinConnector against a fake Esplora', () => {
   const esplora = new FakeEsplora();
@@ -177,6 +187,16 @@ describe('BitcoinConnector against a fake Esplora', () => {
       );
     },
   );
+
+  it('says why Esplora could not be reached (the error code), without its address', async () => {
+    const unreachable = new BitcoinConnector(
+      new EsploraClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, requestTimeoutMs: 2_000 }),
+      prices,
+    );
+    const failure = unreachable.fetch(request({ address: RECEIVE_0 }));
+    await expect(failure).rejects.toThrow('Esplora could not be reached (ECONNREFUSED).');
+    await expect(failure).rejects.not.toThrow(/127\.0\.0\.1/);
+  });
 
   it('stops when the engine aborts', async () => {
     esplora.fail({ path: /txs\/chain/, delayMs: 1_000 });

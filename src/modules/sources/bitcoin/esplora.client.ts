@@ -6,7 +6,7 @@
  * is public, and a watch-only wallet needs none.
  */
 import type { EsploraTransaction } from '../../../domain/chains/bitcoin/index.js';
-import { SourceUnavailableError } from '../connectors/source-connector.js';
+import { SourceUnavailableError, unreachableCause } from '../connectors/source-connector.js';
 
 export interface EsploraAddressStats {
   readonly address: string;
@@ -93,7 +93,9 @@ export class EsploraClient {
       });
     } catch (error) {
       if (signal.aborted) throw error;
-      const reason = timeout.aborted ? `timed out after ${this.requestTimeoutMs} ms` : 'could not be reached';
+      const reason = timeout.aborted
+        ? `timed out after ${this.requestTimeoutMs} ms`
+        : `could not be reached (${unreachableCause(error)})`;
       throw new SourceUnavailableError(`Esplora ${reason}.`);
     }
     if (response.status === 429 || response.status >= 500) {

@@ -155,6 +155,26 @@ export class SourceUnavailableError extends Error {
   }
 }
 
+/**
+ * Why a request to a source never got an answer, in a few words an operator can act on: the
+ * system error code of fetch's cause (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`…), else the
+ * cause's own message without any URL (a URL may carry an API key). Hosts and ports are left out
+ * too: the sentence is also the account's `syncError`, which partners read.
+ */
+export function unreachableCause(error: unknown): string {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  const code = (cause as { code?: unknown })?.code;
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
+  const own = (cause as { message?: unknown })?.message;
+  const message = typeof own === 'string' ? own : String(cause ?? '');
+  const plain = message
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '')
+    .replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > 0 ? plain.slice(0, 80) : 'no answer';
+}
+
 /** Wraps an in-memory list as the single page of a `ready` result. */
 export async function* singlePage(
   transactions: readonly SourceTransaction[],

@@ -4,6 +4,7 @@
  * unknown tokens kept, balances from the chain, and the failures the refresh engine must see as
  * "source unavailable" (rate limit, a refused key, 5xx, malformed rows, a failing RPC).
  */
+import { createServer, type AddressInfo } from 'node:net';
 import type { EtherscanNormalTx, EtherscanTokenTx } from '../../../domain/chains/ethereum/index.js';
 import { FAKE_ETHERSCAN_KEY, FakeEthereum } from '../../../../test/fakes/ethereum-fake-server.js';
 import {
@@ -62,6 +63,15 @@ const prices = {
   pricesOnDate: async (symbols: readonly string[], date: string) =>
     new Map(date >= '2024-01-01' ? [[symbols[0]!, '2300.5']] : []),
 };
+
+/** A port nothing listens on: one the system just handed out and took back. */
+const closedPort = () =>
+  new Promise<number>((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
 
 describe('EthereumConnector against a fake Etherscan and JSON-RPC', () => {
   const chain = new FakeEthereum();
@@ -243,6 +253,22 @@ describe('EthereumConnector against a fake Etherscan and JSON-RPC', () => {
     const failure = connector({ apiKey: 'wrong-key-123' }).fetch(request());
     await expect(failure).rejects.toThrow('Etherscan refused the configured API key (ETHERSCAN_API_KEY).');
     await expect(failure).rejects.not.toThrow(/wrong-key-123/);
+  });
+
+  it('says why Etherscan could not be reached (the error code), without its address or the key', async () => {
+    const unreachable = new EthereumConnector(
+      new EtherscanClient({
+        baseUrl: `http://127.0.0.1:${await closedPort()}/api`, // nothing listens there
+        apiKey: 'secret-key-456',
+        chainId: 1,
+        requestTimeoutMs: 2_000,
+      }),
+      prices,
+      { rpcUrl: `${baseUrl}/rpc`, rpcTimeoutMs: 2_000 },
+    );
+    const failure = unreachable.fetch(request());
+    await expect(failure).rejects.toThrow('Etherscan could not be reached (ECONNREFUSED).');
+    await expect(failure).rejects.not.toThrow(/secret-key-456|127\.0\.0\.1/);
   });
 
   it('answers a failing JSON-RPC endpoint as source unavailable', async () => {

@@ -12,7 +12,7 @@ import type {
   EtherscanNormalTx,
   EtherscanTokenTx,
 } from '../../../domain/chains/ethereum/index.js';
-import { SourceUnavailableError } from '../connectors/source-connector.js';
+import { SourceUnavailableError, unreachableCause } from '../connectors/source-connector.js';
 
 export interface EtherscanClientOptions {
   readonly baseUrl: string;
@@ -116,7 +116,7 @@ export class EtherscanClient {
     } catch (error) {
       if (signal.aborted) throw error;
       throw new SourceUnavailableError(
-        `Etherscan ${timeout.aborted ? `timed out after ${this.requestTimeoutMs} ms` : 'could not be reached'}.`,
+        `Etherscan ${timeout.aborted ? `timed out after ${this.requestTimeoutMs} ms` : `could not be reached (${unreachableCause(error)})`}.`,
       );
     }
     if (!response.ok) {
