@@ -6,6 +6,8 @@
  * scripted connectors.
  */
 import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { Clock } from '../../src/common/clock/clock.js';
 import { JobsAdmin } from '../../src/modules/jobs/index.js';
 import { LedgerModule } from '../../src/modules/ledger/index.js';
@@ -83,6 +85,7 @@ describe('scheduled refresh through the job queue (service tier)', () => {
     for (let i = 0; i < 5; i++)
       ids.push(await insertAccount(s.dataSource, tenantId, { source: 'queued', createdOn: new Date() }));
     const scheduler = s.get(RefreshScheduler);
+    const logged = jest.spyOn(Logger.prototype, 'log');
     // The scheduler's runs (every 30 s in production) until every account is synced.
     let enqueued = 0;
     await eventually(async () => {
@@ -91,6 +94,16 @@ describe('scheduled refresh through the job queue (service tier)', () => {
       return states.every((a) => a.syncStatus === 'synced');
     });
     expect(enqueued).toBe(5);
+    // One line a job, saying whose account, which source and how long (issue 31 item 4).
+    const finished = logged.mock.calls
+      .filter(([, message]) => message === 'Scheduled refresh finished')
+      .map(([fields]) => fields as Record<string, unknown>);
+    logged.mockRestore();
+    expect(finished.map((f) => f.accountId).sort()).toEqual([...ids].sort());
+    for (const fields of finished) {
+      expect(fields).toMatchObject({ tenantId, source: 'queued', status: 'refreshed' });
+      expect(fields.durationMs).toBeGreaterThanOrEqual(390); // the connector takes 400 ms
+    }
     expect(connector.calls).toBe(5);
     expect(connector.peak).toBeLessThanOrEqual(2);
     const view = (await s.get(JobsAdmin).queues()).find((q) => q.name === 'refresh.account.queued')!;

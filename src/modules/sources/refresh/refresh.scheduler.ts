@@ -107,12 +107,21 @@ export class RefreshScheduler implements OnApplicationBootstrap {
       name,
       { concurrency: this.schedules.of(source).maxConcurrent },
       async ({ data }) => {
+        const startedAt = performance.now();
         const outcome = await this.refresher.runScheduledJob(data.tenantId, data.accountId, data.claimOwner);
-        if (outcome.status !== 'busy')
-          this.logger.log(
-            { accountId: data.accountId, status: outcome.status },
-            'Scheduled refresh finished',
-          );
+        if (outcome.status === 'busy') return;
+        // What an operator needs to follow one account's refreshes: whose, which source, how long.
+        // A failure has had its line already (RefreshService: warn with the reason, or debug for
+        // the sandbox's scripted outages), so this one is debug then.
+        const line = {
+          tenantId: data.tenantId,
+          accountId: data.accountId,
+          source,
+          status: outcome.status,
+          durationMs: Math.round(performance.now() - startedAt),
+        };
+        if (outcome.status === 'failed') this.logger.debug(line, 'Scheduled refresh finished');
+        else this.logger.log(line, 'Scheduled refresh finished');
       },
     );
   }

@@ -407,8 +407,9 @@ export class RefreshService {
       trigger,
       error: error instanceof Error ? error.name : 'unknown',
     };
-    // The sandbox's outages and expired authorizations are part of its script: info, marked.
-    if (isSimulated(error)) this.logger.log({ ...fields, simulated: true }, `Refresh failed: ${message}`);
+    // The sandbox's outages and expired authorizations are part of its script: debug, marked (at
+    // info, every simulated-outage account logged a line or two every 30–60 s).
+    if (isSimulated(error)) this.logger.debug({ ...fields, simulated: true }, `Refresh failed: ${message}`);
     else this.logger.warn(fields, `Refresh failed: ${message}`);
     // Consecutive failures set the backoff (per source: exponential, capped, with jitter). An
     // expired authorization is not retried at all, so it does not count.
