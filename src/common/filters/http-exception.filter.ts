@@ -55,6 +55,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
       if (exception.status === 401 && exception.usedBasicAuth) {
         response.setHeader('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
       }
+      request.problem = { detail: exception.description, reason: exception.error };
       response
         .status(exception.status)
         .json({ error: exception.error, error_description: exception.description });
@@ -62,6 +63,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
 
     const described = this.describe(exception, request);
+    // The request's log line says what went wrong, as the answer does (request-log.ts).
+    request.problem = {
+      detail: described.detail ?? described.title,
+      ...(described.reason ? { reason: described.reason } : {}),
+    };
     const retryAfter =
       described.retryAfterSeconds ?? (described.status === 503 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));

@@ -11,6 +11,8 @@ export interface AuthenticatedClient {
 export interface ServiceRequest extends Request {
   id: string;
   user?: AuthenticatedClient;
+  /** The error answer's detail (and reason), set by the exception filter for the request's log line. */
+  problem?: { detail: string; reason?: string };
 }
 
 export const ENVELOPE_PREFIX = '/v1/api';

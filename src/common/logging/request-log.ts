@@ -27,6 +27,9 @@ function requestIdFor(req: Request, res: Response): string {
  *   {"level":"info",…,"reqId":"…","req":{"id","method","url"},"res":{"statusCode"},
  *    "responseTime":3,"clientId":"…","tenantId":"…","msg":"request completed"}
  *
+ * An error answer's line also has `"problem":{"detail","reason"}`, what the client was told
+ * (set by the exception filter).
+ *
  * The same fields and messages as pino-http with this service's serializers, rendered here and
  * written through one logger made at start-up (requestLines, which writes a turn's lines at once):
  * no child logger per request (pino-http made three to four), no object walk by pino, and no
@@ -78,7 +81,9 @@ export class RequestLog {
       (reqId === undefined ? '' : `,"reqId":${reqId}`) +
       `,"req":{${reqId === undefined ? '' : `"id":${reqId},`}"method":${JSON.stringify(request.method)},"url":${JSON.stringify(url)}}` +
       `,"res":{"statusCode":${statusCode}},"responseTime":${Number.isFinite(responseTime) ? responseTime : null}` +
-      (user ? member('clientId', user.clientId) + member('tenantId', user.tenantId) : '');
+      (user ? member('clientId', user.clientId) + member('tenantId', user.tenantId) : '') +
+      // An error answer's detail (and reason), as the client read it: why this 4xx or 5xx.
+      (statusCode >= 400 && request.problem ? member('problem', request.problem) : '');
     this.log.write(level, properties, level === 'error' ? 'request errored' : 'request completed');
   }
 }
