@@ -54,18 +54,20 @@ const REDIS_SERIES = ['cas_rate_limit_memory_fallbacks_total', 'cas_redis_up'];
 const BALANCES_ROUTE = '/v1/api/account/:accountId/balances';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
+const spyOnIntercept = () => jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+
 describe('GET /metrics (e2e)', () => {
   let t: SuiteApp;
   let partner: string;
   let admin: string;
   const accountId = sandboxId('account:sandbox:kraken-trading');
   // Spied while this suite runs only: other suites of the file spy on it too.
-  let intercepted: ReturnType<typeof jest.spyOn<EnvelopeInterceptor, 'intercept'>>;
+  let intercepted: ReturnType<typeof spyOnIntercept>;
 
   beforeAll(async () => {
     // The account it syncs is its tenant's; the reads it counts are the sandbox's.
     t = await startSuite({ SIMULATION_WORKERS: '2', SIMULATION_QUEUE: '3' }, { tenant: true });
-    intercepted = jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+    intercepted = spyOnIntercept();
     [partner, admin] = await Promise.all([
       t.token(SANDBOX.partner.clientId, SANDBOX.partner.secret),
       t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),

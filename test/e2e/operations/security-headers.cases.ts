@@ -14,14 +14,16 @@ import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
 import { SANDBOX } from '../../support/test-app.js';
 import { expectBaseline, expectPage } from './security-headers.expect.js';
 
+const spyOnIntercept = () => jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+
 describe('security headers (e2e)', () => {
   let t: SuiteApp;
   // Spied while this suite runs only: other suites of the file spy on it too.
-  let intercepted: ReturnType<typeof jest.spyOn<EnvelopeInterceptor, 'intercept'>>;
+  let intercepted: ReturnType<typeof spyOnIntercept>;
 
   beforeAll(async () => {
     t = await startSuite();
-    intercepted = jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+    intercepted = spyOnIntercept();
   });
   afterAll(async () => {
     intercepted.mockRestore();
