@@ -1,123 +1,15 @@
 /**
- * Security headers (issue #13 item 12, helmet): every answer says `X-Content-Type-Options: nosniff`
- * and never `X-Powered-By`, envelope and problem bodies alike, the cached balances fast path (which
- * writes its answers itself) included; HSTS only in production; Swagger UI keeps a policy it can
- * work under (the browser test drives it). API answers carry the OWASP REST set (nothing may load
- * or frame them); only the Swagger UI page carries helmet's page headers (docs/decisions.md).
+ * Security headers in production (issue #13 item 12, helmet): HSTS on every answer, and
+ * upgrade-insecure-requests on the Swagger UI page. An app of its own: the other security-headers
+ * suite (test/e2e/operations/security-headers.cases.ts) runs on the shared app of
+ * test/e2e/operations.e2e-spec.ts, which is not in production, and a second app in that file would
+ * take over passport's global `jwt` strategy from the shared one.
  */
-import { jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import request, { type Response } from 'supertest';
+import request from 'supertest';
 import { createApp } from '../src/app.factory.js';
-import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
-import {
-  createTestSchema,
-  SANDBOX,
-  startTestApp,
-  testConfig,
-  usingPostgres,
-  type TestApp,
-} from './support/test-app.js';
-
-const PAGE_ONLY = [
-  'cross-origin-opener-policy',
-  'origin-agent-cluster',
-  'x-dns-prefetch-control',
-  'x-download-options',
-  'x-permitted-cross-domain-policies',
-  'x-xss-protection',
-];
-
-/** An API answer (JSON or problem+json): OWASP's REST headers, no page headers. */
-const expectBaseline = (res: Response) => {
-  expect(res.headers['x-content-type-options']).toBe('nosniff');
-  expect(res.headers['x-powered-by']).toBeUndefined();
-  expect(res.headers['x-frame-options']).toBe('DENY');
-  expect(res.headers['referrer-policy']).toBe('no-referrer');
-  expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
-  expect(String(res.headers['content-security-policy'])).toMatch(
-    /^default-src 'none';\s*frame-ancestors 'none'(;\s*upgrade-insecure-requests)?$/,
-  );
-  for (const header of PAGE_ONLY) expect(res.headers[header]).toBeUndefined();
-};
-
-/** The Swagger UI page and its assets: helmet's defaults. */
-const expectPage = (res: Response) => {
-  expect(res.headers['x-content-type-options']).toBe('nosniff');
-  expect(res.headers['x-powered-by']).toBeUndefined();
-  expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
-  expect(res.headers['referrer-policy']).toBe('no-referrer');
-  expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
-  expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
-};
-
-describe('security headers (e2e)', () => {
-  let t: TestApp;
-  const intercepted = jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
-
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    intercepted.mockRestore();
-    await t.close();
-  });
-
-  it('are on /v1/api answers (envelope) and their errors, without HSTS outside production', async () => {
-    const ok = await t.http
-      .post('/v1/api/token')
-      .send({ clientId: SANDBOX.partner.clientId, clientSecret: SANDBOX.partner.secret })
-      .expect(200);
-    expectBaseline(ok);
-    expect(ok.headers['strict-transport-security']).toBeUndefined();
-    const bad = await t.http.post('/v1/api/token').send({}).expect(400);
-    expectBaseline(bad);
-    expect(bad.body.isError).toBe(true);
-  });
-
-  it('are on problem+json answers (401, unknown route 404) and on the OAuth endpoint', async () => {
-    const unauthorized = await t.http.get('/api/status').expect(401);
-    expect(unauthorized.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expectBaseline(unauthorized);
-    const missing = await t.http.get('/no/such/route').expect(404);
-    expectBaseline(missing);
-    const oauth = await t.http.post('/oauth/token').type('form').send({ grant_type: 'password' }).expect(400);
-    expectBaseline(oauth);
-    expect(oauth.headers['strict-transport-security']).toBeUndefined();
-  });
-
-  it('are on a cached balances answer from the fast path, exactly as on the route', async () => {
-    const token = await t.token();
-    const path = `/v1/api/account/${sandboxId('account:sandbox:coinbase-main')}/balances`;
-    intercepted.mockClear();
-    const viaRoute = await t.http.get(path).set('Authorization', `Bearer ${token}`).expect(200);
-    expect(intercepted).toHaveBeenCalledTimes(1);
-    intercepted.mockClear();
-    const viaFastPath = await t.http.get(path).set('Authorization', `Bearer ${token}`).expect(200);
-    expect(intercepted).not.toHaveBeenCalled(); // answered by CachedBalancesFrontRoute
-    for (const res of [viaRoute, viaFastPath]) {
-      expectBaseline(res);
-      expect(res.headers['strict-transport-security']).toBeUndefined();
-    }
-    expect(viaFastPath.headers['content-security-policy']).toBe(viaRoute.headers['content-security-policy']);
-  });
-
-  it('let Swagger UI load its own scripts and styles (same-origin policy, no external validator)', async () => {
-    const page = await t.http.get('/docs').redirects(1).expect(200);
-    expectPage(page);
-    const csp = String(page.headers['content-security-policy']);
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).toMatch(/style-src 'self'[^;]* 'unsafe-inline'/);
-    expect(csp).toContain("img-src 'self' data:");
-    expect(csp).not.toContain('upgrade-insecure-requests'); // would break http://localhost
-    const init = await t.http.get('/docs/swagger-ui-init.js').expect(200);
-    expectPage(init);
-    expect(init.text).toContain('"validatorUrl": null');
-    // The document itself is JSON, not a page.
-    expectBaseline(await t.http.get('/docs-json').expect(200));
-  });
-});
+import { expectBaseline, expectPage } from './e2e/operations/security-headers.expect.js';
+import { countAppStart, createTestSchema, testConfig, usingPostgres } from './support/test-app.js';
 
 describe('security headers in production (e2e)', () => {
   let app: NestExpressApplication;
@@ -125,10 +17,14 @@ describe('security headers in production (e2e)', () => {
 
   beforeAll(async () => {
     // The production configuration as far as headers go: loadConfig would also demand a Postgres
-    // server, JWT keys and an encryption key, none of which changes a header.
+    // server, JWT keys and an encryption key, none of which changes a header; nor does the
+    // sandbox, which this app does without.
+    countAppStart();
     const schema = usingPostgres() ? await createTestSchema() : undefined;
     dropSchema = schema?.drop;
-    const config = Object.assign(testConfig({}, schema?.schema), { NODE_ENV: 'production' as const });
+    const config = Object.assign(testConfig({ SANDBOX: 'false' }, schema?.schema), {
+      NODE_ENV: 'production' as const,
+    });
     expect(config.isProduction).toBe(true);
     app = await createApp(config, { logs: false });
     await app.init();

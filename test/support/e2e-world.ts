@@ -22,12 +22,28 @@
  * data) runs only when the file asks for it (`sandbox: true`, the default): suites that read sandbox
  * fixtures need it; files without it get an operator tenant and admin client of their own
  * (`world.admin`).
+ *
+ * No suite may start a second app in a world's file: passport keeps one `jwt` strategy per process
+ * (module registry), so the last app started verifies every app's bearer tokens, with its own keys
+ * and database, and after it closes the shared app answers 401 to every token.
  */
 import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import request from 'supertest';
+import { createApp } from '../../src/app.factory.js';
 import { Clock, ManualClock } from '../../src/common/clock/clock.js';
 import { ClientsService } from '../../src/modules/tenancy/clients.service.js';
 import { TenantsService } from '../../src/modules/tenancy/tenants.service.js';
-import { SANDBOX, startTestApp, type TestApp } from './test-app.js';
+import {
+  countAppStart,
+  createTestSchema,
+  prepareEmbeddedDatabase,
+  SANDBOX,
+  startTestApp,
+  testConfig,
+  usingPostgres,
+  type TestApp,
+} from './test-app.js';
 
 /** Real time, moved to start at `start` (the system clock when there is none). */
 export class ShiftedClock extends Clock {
@@ -77,8 +93,18 @@ export class SuiteClock extends Clock {
 export interface WorldOptions {
   /** Seed the sandbox (fixtures, market data, sandbox clients). Default true. */
   sandbox?: boolean;
-  /** Configuration of the file's app (the suites' overrides must agree with these). */
-  overrides?: Record<string, string>;
+  /**
+   * Configuration of the file's app (the suites' overrides must agree with these). A function is
+   * called once, just before the app starts: for values known only then, such as the URLs of fake
+   * servers the file starts for its suites (stop them in the file's own `afterAll`).
+   */
+  overrides?: Record<string, string> | (() => Promise<Record<string, string>>);
+  /**
+   * Where the app writes its log lines (JSON, one a line), from its first line on: for files whose
+   * suites read the service's logs. Set `LOG_LEVEL` in `overrides` (tests run with `silent`).
+   * Without it the app logs nothing.
+   */
+  logs?: Writable;
   /**
    * The instant the app starts at, and so seeds the sandbox at (its accounts' sync times, the
    * market history's last day); time runs on from there for suites without a clock of their own.
@@ -124,9 +150,15 @@ export function useE2eWorld(options: WorldOptions = {}): void {
   const state: World = { options: { sandbox: true, ...options }, clock: new SuiteClock(), suites: 0 };
   world = state;
   beforeAll(async () => {
-    const overrides = { ...(state.options.sandbox ? {} : { SANDBOX: 'false' }), ...state.options.overrides };
+    const given = state.options.overrides;
+    const overrides = {
+      ...(state.options.sandbox ? {} : { SANDBOX: 'false' }),
+      ...(typeof given === 'function' ? await given() : given),
+    };
     state.clock.startAt(state.options.startAt);
-    state.app = await startTestApp(overrides, { clock: state.clock });
+    state.app = state.options.logs
+      ? await startLoggingApp(overrides, state.clock, state.options.logs)
+      : await startTestApp(overrides, { clock: state.clock });
     state.clock.run();
     state.admin = state.options.sandbox
       ? { ...SANDBOX.admin }
@@ -178,6 +210,40 @@ export async function startSuite(
       if (closed) return;
       closed = true;
       state.clock.use(undefined);
+    },
+  };
+}
+
+/** `startTestApp`, with the app's log lines written to `logs` (startTestApp's app logs nothing). */
+async function startLoggingApp(
+  overrides: Record<string, string>,
+  clock: Clock,
+  logs: Writable,
+): Promise<TestApp> {
+  countAppStart();
+  const schema = usingPostgres() ? await createTestSchema() : undefined;
+  await prepareEmbeddedDatabase();
+  const config = testConfig(overrides, schema?.schema);
+  const app = await createApp(config, { clock, logDestination: logs });
+  await app.init();
+  const http = request(app.getHttpServer());
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    http,
+    config,
+    async token(clientId: string = SANDBOX.partner.clientId, secret: string = SANDBOX.partner.secret) {
+      const response = await http.post('/v1/api/token').send({ clientId, clientSecret: secret });
+      if (response.status !== 200)
+        throw new Error(`token for ${clientId}: ${response.status} ${JSON.stringify(response.body)}`);
+      return response.body.result.accessToken as string;
+    },
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await schema?.drop();
+      })();
+      return closing;
     },
   };
 }

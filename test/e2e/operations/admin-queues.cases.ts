@@ -6,23 +6,31 @@
  * goes end to end through its source's queue.
  */
 import { DataSource } from 'typeorm';
-import { JobQueue, deadLetterOf } from '../src/modules/jobs/index.js';
-import { RefreshScheduler } from '../src/modules/sources/index.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { JobQueue, deadLetterOf } from '../../../src/modules/jobs/index.js';
+import { RefreshScheduler } from '../../../src/modules/sources/index.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const QUEUE = 'test.always-fails';
 const MISSING = '00000000-0000-4000-8000-000000000000';
+/**
+ * The app's time while this suite runs: a minute after the file's app seeded the sandbox (at
+ * 2026-03-15T12:00Z), so only the account this suite makes due is due (real time, months later,
+ * would make every account due).
+ */
+const clock = new ManualClock(new Date('2026-03-15T12:01:00.000Z'));
 
 describe('admin API: job queue (e2e)', () => {
-  let t: TestApp;
+  let t: SuiteApp;
   let admin: string;
   let partner: string;
   let queue: JobQueue;
   let failedId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite({}, { clock });
     admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
     partner = await t.token();
     queue = t.app.get(JobQueue);
@@ -41,7 +49,7 @@ describe('admin API: job queue (e2e)', () => {
     });
     failedId = (await queue.send(QUEUE, { credentials: 'sekrit' }))!;
     expect(await queue.drain(QUEUE)).toBe(1);
-  }, 180_000);
+  });
 
   afterAll(() => t?.close());
 
@@ -189,7 +197,7 @@ describe('admin API: job queue (e2e)', () => {
     expect(new Date(after.last_synced_at).getTime()).toBeGreaterThan(
       account.last_synced_at ? new Date(account.last_synced_at).getTime() : 0,
     );
-    expect(new Date(after.next_refresh_at).getTime()).toBeGreaterThan(Date.now());
+    expect(new Date(after.next_refresh_at).getTime()).toBeGreaterThan(clock.now().getTime());
     expect(after.refresh_lease_owner).toBeNull();
     const view = (await t.http.get('/admin/queues').set(bearer(admin)).expect(200)).body.queues.find(
       (q: { name: string }) => q.name === queueName,

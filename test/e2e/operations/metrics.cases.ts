@@ -5,17 +5,18 @@
  */
 import { jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
-import { SourceUnavailableError } from '../src/modules/sources/index.js';
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
+import { EnvelopeInterceptor } from '../../../src/common/interceptors/envelope.interceptor.js';
+import { SourceUnavailableError } from '../../../src/modules/sources/index.js';
+import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
 import {
   bearer,
   createAccount,
   registerConnector,
   ScriptedConnector,
   simpleHistory,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, usingPostgres, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { SANDBOX, usingPostgres } from '../../support/test-app.js';
 
 interface Sample {
   readonly name: string;
@@ -53,17 +54,25 @@ const REDIS_SERIES = ['cas_rate_limit_memory_fallbacks_total', 'cas_redis_up'];
 const BALANCES_ROUTE = '/v1/api/account/:accountId/balances';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
+const spyOnIntercept = () => jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+
 describe('GET /metrics (e2e)', () => {
-  let t: TestApp;
+  let t: SuiteApp;
   let partner: string;
   let admin: string;
   const accountId = sandboxId('account:sandbox:kraken-trading');
-  const intercepted = jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+  // Spied while this suite runs only: other suites of the file spy on it too.
+  let intercepted: ReturnType<typeof spyOnIntercept>;
 
   beforeAll(async () => {
-    t = await startTestApp({ SIMULATION_WORKERS: '2', SIMULATION_QUEUE: '3' });
-    [partner, admin] = await Promise.all([t.token(), t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret)]);
-  }, 180_000); // start-up seeds the sandbox: a minute on a loaded 2-core machine
+    // The account it syncs is its tenant's; the reads it counts are the sandbox's.
+    t = await startSuite({ SIMULATION_WORKERS: '2', SIMULATION_QUEUE: '3' }, { tenant: true });
+    intercepted = spyOnIntercept();
+    [partner, admin] = await Promise.all([
+      t.token(SANDBOX.partner.clientId, SANDBOX.partner.secret),
+      t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),
+    ]);
+  });
   afterAll(async () => {
     intercepted.mockRestore();
     await t.close();
@@ -127,12 +136,16 @@ describe('GET /metrics (e2e)', () => {
     const unregister = registerConnector(t, 'metrics-src', connector);
     try {
       const { accountId: created } = await createAccount(t, admin, {
+        tenant: t.tenant!.slug,
         source: 'metrics-src',
         platform: 'kraken',
       });
       const before = await scrape();
       const refresh = () =>
-        t.http.post(`/admin/accounts/${created}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200);
+        t.http
+          .post(`/admin/accounts/${created}/refresh?tenant=${t.tenant!.slug}`)
+          .set(bearer(admin))
+          .expect(200);
       expect((await refresh()).body.status).toBe('refreshed');
       connector.throws(new SourceUnavailableError('connection reset by peer'));
       expect((await refresh()).body.status).toBe('failed');

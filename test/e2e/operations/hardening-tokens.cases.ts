@@ -1,24 +1,25 @@
 import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
-import { claims } from './support/tokens.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { claims } from '../../support/tokens.js';
 
 /** Two configured keys: "current" signs, "previous" still verifies (rotation). */
 const current = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
 const previous = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
 const pem = (k: typeof current) => k.export({ format: 'pem', type: 'pkcs8' }).toString();
 
+/** The file's app is started with these keys (operations.e2e-spec.ts). */
+export const JWT_PRIVATE_KEYS = JSON.stringify([
+  { kid: 'current', privateKeyPem: pem(current) },
+  { kid: 'previous', privateKeyPem: pem(previous) },
+]);
+
 describe('token attacks and key rotation (e2e)', () => {
-  let t: TestApp;
+  let t: SuiteApp;
   let base: { iss: string; aud: string; sub: string; tid: string; scope: string };
   beforeAll(async () => {
-    t = await startTestApp({
-      JWT_PRIVATE_KEYS: JSON.stringify([
-        { kid: 'current', privateKeyPem: pem(current) },
-        { kid: 'previous', privateKeyPem: pem(previous) },
-      ]),
-    });
+    t = await startSuite({ JWT_PRIVATE_KEYS });
     base = {
       iss: t.config.JWT_ISSUER,
       aud: t.config.JWT_AUDIENCE,

@@ -8,27 +8,17 @@
  * - support reads of any tenant's account data, recorded (logged) once each.
  * Partner tokens get 403 on all of it; no token 401.
  */
-import { Writable } from 'node:stream';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { DataSource } from 'typeorm';
-import { createApp } from '../src/app.factory.js';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { MARKET_REFRESH_JOB } from '../src/modules/market/market-refresh.service.js';
-import { MarketRepository } from '../src/modules/market/market.repository.js';
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
-import { bearer } from './factories/accounts.factory.js';
-import { createTestSchema, SANDBOX, testConfig, usingPostgres } from './support/test-app.js';
-
-/** Every log line the service writes, raw. */
-class LogCapture extends Writable {
-  readonly raw: string[] = [];
-  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    this.raw.push(chunk.toString('utf8'));
-    done();
-  }
-}
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { MARKET_REFRESH_JOB } from '../../../src/modules/market/market-refresh.service.js';
+import { MarketRepository } from '../../../src/modules/market/market.repository.js';
+import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { bearer } from '../../factories/accounts.factory.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
+import { logs } from './log-capture.js';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z');
 const SANDBOX_ACCOUNT = sandboxId('account:sandbox:coinbase-main');
@@ -36,10 +26,9 @@ const NOBODY = '00000000-0000-4000-8000-000000000000';
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
 describe('admin API: tenants, clients, market refresh, support reads (e2e)', () => {
+  let t: SuiteApp;
   let app: NestExpressApplication;
   let http: TestAgent;
-  let logs: LogCapture;
-  let dropSchema: (() => Promise<void>) | undefined;
   let admin: string;
   let partner: string;
   /** Every secret this suite saw, to check none reached a log line. */
@@ -51,23 +40,17 @@ describe('admin API: tenants, clients, market refresh, support reads (e2e)', () 
   };
 
   beforeAll(async () => {
-    const schema = usingPostgres() ? await createTestSchema() : undefined;
-    dropSchema = schema?.drop;
-    logs = new LogCapture();
-    app = await createApp(
-      testConfig({ LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '100000' }, schema?.schema),
-      { logDestination: logs, clock: new ManualClock(NOW) },
+    // The file's app logs to `logs` at info from its start, seeded at NOW (operations.e2e-spec.ts).
+    t = await startSuite(
+      { LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '100000' },
+      { clock: new ManualClock(NOW) },
     );
-    await app.init();
-    http = request(app.getHttpServer());
+    app = t.app;
+    http = t.http;
     admin = (await token(SANDBOX.admin.clientId, SANDBOX.admin.secret)).token;
     partner = (await token(SANDBOX.partner.clientId, SANDBOX.partner.secret)).token;
-    // Start-up (migrations, sandbox seed) on a loaded 2-core machine can pass the default minute.
-  }, 180_000);
-  afterAll(async () => {
-    await app.close();
-    await dropSchema?.();
   });
+  afterAll(() => t.close());
 
   it.each([
     ['post', '/admin/tenants'],
@@ -394,7 +377,7 @@ describe('admin API: tenants, clients, market refresh, support reads (e2e)', () 
 
     it('no secret reached a log line', async () => {
       await new Promise((resolve) => setImmediate(resolve));
-      const everything = logs.raw.join('');
+      const everything = logs.chunks.join('');
       expect(everything).toMatch(/admin\/clients/); // the requests were logged
       expect(secrets).toHaveLength(3); // acme-app, the ops-two client, the rotation
       for (const secret of secrets) expect(everything).not.toContain(secret);
@@ -536,7 +519,7 @@ describe('admin API: tenants, clients, market refresh, support reads (e2e)', () 
 
     it('records every support read that found data (in the log until the audit trail exists)', async () => {
       await new Promise((resolve) => setImmediate(resolve));
-      const recorded = logs.raw
+      const recorded = logs.chunks
         .join('')
         .split('\n')
         .filter((line) => line.includes('Support read:'));

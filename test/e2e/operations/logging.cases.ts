@@ -1,39 +1,24 @@
-import { Writable } from 'node:stream';
+/**
+ * Structured logging: one JSON line a request (request id, client id, status, latency), never a
+ * credential; level names; Nest's framework lines and health probes left out at info; the
+ * sandbox's simulated failures at info. Reads the log lines of the file's app from its start
+ * (operations.e2e-spec.ts passes them to useE2eWorld, with LOG_LEVEL=info), so it runs first:
+ * its checks of the start-up lines (the seed's simulated failures) count what the seed wrote.
+ */
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { createApp } from '../src/app.factory.js';
-import { createTestSchema, testConfig, usingPostgres } from './support/test-app.js';
-
-/** Collects the service's JSON log lines. */
-class LogCapture extends Writable {
-  readonly lines: Record<string, unknown>[] = [];
-  readonly raw: string[] = [];
-
-  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-      this.raw.push(line);
-      this.lines.push(JSON.parse(line));
-    }
-    done();
-  }
-}
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { logs } from './log-capture.js';
 
 describe('structured logging (e2e)', () => {
+  let t: SuiteApp;
   let app: NestExpressApplication;
-  let logs: LogCapture;
-  let dropSchema: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const schema = usingPostgres() ? await createTestSchema() : undefined;
-    dropSchema = schema?.drop;
-    logs = new LogCapture();
-    app = await createApp(testConfig({ LOG_LEVEL: 'info' }, schema?.schema), { logDestination: logs });
-    await app.init();
+    t = await startSuite({ LOG_LEVEL: 'info' });
+    app = t.app;
   });
-  afterAll(async () => {
-    await app.close();
-    await dropSchema?.();
-  });
+  afterAll(() => t.close());
 
   it('logs each request as JSON with request id, client id, status and latency, and never a credential', async () => {
     const http = request(app.getHttpServer());

@@ -4,16 +4,16 @@
  * partner links a zpub and an Ethereum address over REST, watches them sync, and reads balances,
  * transactions, gains and the checksum; every error path of POST/PUT/DELETE /v1/api/accounts; the
  * credentials path through a test exchange connector that declares `linking` like a real one; the
- * admin API's reconnect and xpub link.
+ * admin API's reconnect and xpub link. The partners are two tenants of the suite's own.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Decimal } from 'decimal.js';
 import { DataSource } from 'typeorm';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
-import { parseExtendedPublicKey, type EsploraTransaction } from '../src/domain/chains/bitcoin/index.js';
-import type { EtherscanNormalTx, EtherscanTokenTx } from '../src/domain/chains/ethereum/index.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { MARKET_PRICES, type MarketPricesPort } from '../../../src/common/ports/market-prices.port.js';
+import { parseExtendedPublicKey, type EsploraTransaction } from '../../../src/domain/chains/bitcoin/index.js';
+import type { EtherscanNormalTx, EtherscanTokenTx } from '../../../src/domain/chains/ethereum/index.js';
 import {
   CredentialsCipher,
   singlePage,
@@ -23,13 +23,15 @@ import {
   type ConnectorResult,
   type SourceConnector,
   type SourceDescription,
-} from '../src/modules/sources/index.js';
-import { bearer, registerConnector } from './factories/accounts.factory.js';
-import { FakeEsplora } from './fakes/esplora-fake-server.js';
-import { FAKE_ETHERSCAN_KEY, FakeEthereum } from './fakes/ethereum-fake-server.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../../src/modules/sources/index.js';
+import { bearer, registerConnector } from '../../factories/accounts.factory.js';
+import { FakeEsplora } from '../../fakes/esplora-fake-server.js';
+import { FAKE_ETHERSCAN_KEY, FakeEthereum } from '../../fakes/ethereum-fake-server.js';
+import { startSuite, type SuiteApp, type SuiteTenant } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
+import { relays } from './fake-relay.js';
 
-const SCRIPT = fileURLToPath(new URL('../scripts/verify-checksum.mjs', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../../scripts/verify-checksum.mjs', import.meta.url));
 
 // ---- Bitcoin: a zpub wallet with mining income, a payment with change and a network fee ----
 const ZPUB =
@@ -138,36 +140,45 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
   const esplora = new FakeEsplora();
   const chain = new FakeEthereum();
   const exchange = new TestExchangeConnector();
-  let t: TestApp;
+  let t: SuiteApp;
   let partner: string;
   let partnerB: string;
   let admin: string;
+  /** The partners' tenants (the suite's own): `a` is partner's, `b` partnerB's. */
+  let a: SuiteTenant;
+  let b: SuiteTenant;
+  let unregister: () => void;
 
   beforeAll(async () => {
     const [esploraUrl, chainUrl] = await Promise.all([esplora.start(), chain.start()]);
+    relays.esplora.to(esploraUrl);
+    relays.ethereum.to(chainUrl);
     esplora.setTransactions([coinbase, payment]);
     chain.normal = [normal(1, OTHER, me, 2n * 10n ** 18n), normal(2, me, OTHER, 5n * 10n ** 17n)];
     chain.tokens = [token(3, 250_000_000n, USDC, 6), token(4, 10n ** 21n, SPAM, 18)];
     chain.ethBalances.set(me, 1_499_580_000_000_000_000n);
     chain.tokenBalances.set(`${USDC}:${me}`, 250_000_000n);
     chain.tokenBalances.set(`${SPAM}:${me}`, 10n ** 21n);
-    t = await startTestApp(
+    t = await startSuite(
       {
-        ESPLORA_BASE_URL: esploraUrl,
-        ETHERSCAN_BASE_URL: `${chainUrl}/api`,
+        ESPLORA_BASE_URL: relays.esplora.url,
+        ETHERSCAN_BASE_URL: `${relays.ethereum.url}/api`,
         ETHERSCAN_API_KEY: FAKE_ETHERSCAN_KEY,
-        ETHEREUM_RPC_URL: `${chainUrl}/rpc`,
+        ETHEREUM_RPC_URL: `${relays.ethereum.url}/rpc`,
       },
-      { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')) },
+      { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')), tenant: true },
     );
-    registerConnector(t, 'testex', exchange);
+    unregister = registerConnector(t, 'testex', exchange);
+    a = t.tenant!;
+    b = await t.newTenant();
     [partner, partnerB, admin] = await Promise.all([
       t.token(),
-      t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret),
+      t.token(b.clientId, b.secret),
       t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),
     ]);
   });
   afterAll(async () => {
+    unregister?.();
     await t?.close();
     await Promise.all([esplora.stop(), chain.stop()]);
   });
@@ -522,7 +533,7 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
           ['identity'],
         ]);
         const created = await t.http.post('/admin/accounts').set(bearer(admin)).send({
-          tenant: 'sandbox-b',
+          tenant: b.slug,
           platform: 'bitcoin',
           identity,
           source: 'bitcoin',
@@ -631,11 +642,11 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
       const res = await t.http
         .post('/admin/accounts')
         .set(bearer(admin))
-        .send({ tenant: 'sandbox-b', platform: 'bitcoin', identity: 'b/zpub', source: 'bitcoin', xpub: ZPUB })
+        .send({ tenant: b.slug, platform: 'bitcoin', identity: 'b/zpub', source: 'bitcoin', xpub: ZPUB })
         .expect(201);
       expect(res.body).toMatchObject({ source: 'bitcoin', syncStatus: 'syncing', address: null });
       const refreshed = await t.http
-        .post(`/admin/accounts/${res.body.accountId}/refresh?tenant=sandbox-b`)
+        .post(`/admin/accounts/${res.body.accountId}/refresh?tenant=${b.slug}`)
         .set(bearer(admin))
         .expect(200);
       expect(refreshed.body).toMatchObject({ status: 'refreshed', inserted: 3 });
@@ -643,7 +654,7 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
         .post('/admin/accounts')
         .set(bearer(admin))
         .send({
-          tenant: 'sandbox-b',
+          tenant: b.slug,
           platform: 'bitcoin',
           identity: 'b/bad',
           source: 'bitcoin',
@@ -654,7 +665,7 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
       const none = await t.http
         .post('/admin/accounts')
         .set(bearer(admin))
-        .send({ tenant: 'sandbox-b', platform: 'bitcoin', identity: 'b/none', source: 'bitcoin' })
+        .send({ tenant: b.slug, platform: 'bitcoin', identity: 'b/none', source: 'bitcoin' })
         .expect(400);
       expect(Object.keys(none.body.errors)).toEqual(['address']);
     });
@@ -662,20 +673,20 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
     it('reconnects an account of any tenant; another tenant named: 404', async () => {
       const { accountId } = (await get('/v1/api/account/identity/hh-2%2Fexpiring').expect(200)).body.result;
       const res = await t.http
-        .put(`/admin/accounts/${accountId}/credentials?tenant=sandbox`)
+        .put(`/admin/accounts/${accountId}/credentials?tenant=${a.slug}`)
         .set(bearer(admin))
         .send({ credentials: { apiKey: 'admin-key', apiSecret: 'x' } })
         .expect(200);
-      expect(res.body).toMatchObject({ tenant: 'sandbox', hasCredentials: true, syncStatus: 'syncing' });
+      expect(res.body).toMatchObject({ tenant: a.slug, hasCredentials: true, syncStatus: 'syncing' });
       expect(JSON.stringify(res.body)).not.toMatch(/admin-key/);
       await untilSettled(accountId);
       await t.http
-        .put(`/admin/accounts/${accountId}/credentials?tenant=sandbox-b`)
+        .put(`/admin/accounts/${accountId}/credentials?tenant=${b.slug}`)
         .set(bearer(admin))
         .send({ credentials: { apiKey: 'admin-key' } })
         .expect(404);
       await t.http
-        .put(`/admin/accounts/${accountId}/credentials?tenant=sandbox`)
+        .put(`/admin/accounts/${accountId}/credentials?tenant=${a.slug}`)
         .set(bearer(partner))
         .send({ credentials: { apiKey: 'admin-key' } })
         .expect(403);

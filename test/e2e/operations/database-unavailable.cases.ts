@@ -4,11 +4,13 @@
  * outage is injected where both drivers (pg and the PGlite adapter) hand out connections: the
  * pool's `connect` fails with a Postgres error carrying the SQLSTATE, as pg does when the server
  * says so at connection time. test/faults-database.e2e-spec.ts breaks a real TCP link instead.
+ * The outage lasts one test at most (`afterEach` gives the pool its `connect` back).
  */
 import { DataSource } from 'typeorm';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
 
 interface Pool {
   connect(callback: (error: Error | null, client?: unknown, release?: () => void) => void): void;
@@ -27,16 +29,19 @@ const UNAVAILABLE: Array<[string, string]> = [
 ];
 
 describe('database unavailable: 503 with Retry-After everywhere (e2e)', () => {
-  let t: TestApp;
+  let t: SuiteApp;
   let pool: Pool;
   let connect: Pool['connect'];
   const accountId = sandboxId('account:sandbox:kraken-trading');
   const balances = `/v1/api/account/${accountId}/balances`;
 
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
+    t = await startSuite({ RATE_LIMIT_PER_MINUTE: '100000' });
     pool = (t.app.get(DataSource).driver as unknown as { master: Pool }).master;
     connect = pool.connect.bind(pool);
+    // The suites before this one used the sandbox client: forget its "client is enabled" memo
+    // (5 s), so the guard asks the database, as on an app of its own.
+    (t.app.get(ClientsService) as unknown as { activeCache: Map<string, unknown> }).activeCache.clear();
   });
   afterEach(() => {
     pool.connect = connect;

@@ -19,9 +19,9 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Decimal } from 'decimal.js';
 import { DataSource } from 'typeorm';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
-import { bearer } from './factories/accounts.factory.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { MARKET_PRICES, type MarketPricesPort } from '../../../src/common/ports/market-prices.port.js';
+import { bearer } from '../../factories/accounts.factory.js';
 import {
   FAKE_KRAKEN_KEY,
   FAKE_KRAKEN_SECRET,
@@ -31,15 +31,17 @@ import {
   KRAKEN_TRADES,
   krakenEntry,
   krakenTrade,
-} from './fakes/kraken-fake-server.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../fakes/kraken-fake-server.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
+import { relays } from './fake-relay.js';
 
-const SCRIPT = fileURLToPath(new URL('../scripts/verify-checksum.mjs', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../../scripts/verify-checksum.mjs', import.meta.url));
 const IDENTITY = 'hh-7/kraken';
 
 describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
   const kraken = new FakeKraken();
-  let t: TestApp;
+  let t: SuiteApp;
   let partner: string;
   let admin: string;
   let accountId: string;
@@ -50,9 +52,11 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
     kraken.ledger = new Map(KRAKEN_LEDGER);
     kraken.balances = new Map(KRAKEN_BALANCES);
     kraken.pageSize = 3;
-    t = await startTestApp(
-      { EXCHANGE_API_URLS: JSON.stringify({ kraken: url }), EXCHANGE_RATE_LIMIT_MS: '1' },
-      { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')) },
+    relays.kraken.to(url);
+    // The partner is the suite's own tenant's.
+    t = await startSuite(
+      { EXCHANGE_API_URLS: JSON.stringify({ kraken: relays.kraken.url }), EXCHANGE_RATE_LIMIT_MS: '1' },
+      { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')), tenant: true },
     );
     [partner, admin] = await Promise.all([t.token(), t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret)]);
   });
@@ -67,8 +71,12 @@ describe('linking a Kraken account through ccxt (e2e, fake Kraken)', () => {
     body: { responseException: { exceptionMessage: { reason?: string; errors: Record<string, string[]> } } };
   }) => res.body.responseException.exceptionMessage;
   const adminRefresh = async () =>
-    (await t.http.post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200))
-      .body;
+    (
+      await t.http
+        .post(`/admin/accounts/${accountId}/refresh?tenant=${t.tenant!.slug}`)
+        .set(bearer(admin))
+        .expect(200)
+    ).body;
   const priceOn = async (symbol: string, date: string) =>
     new Decimal((await t.app.get<MarketPricesPort>(MARKET_PRICES).pricesOnDate([symbol], date)).get(symbol)!);
   const rows = async () =>

@@ -30,11 +30,11 @@
  * of unknown basis.
  */
 import { Decimal } from 'decimal.js';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
-import type { EsploraTransaction } from '../src/domain/chains/bitcoin/index.js';
-import { bearer } from './factories/accounts.factory.js';
-import { FakeEsplora } from './fakes/esplora-fake-server.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { MARKET_PRICES, type MarketPricesPort } from '../../../src/common/ports/market-prices.port.js';
+import type { EsploraTransaction } from '../../../src/domain/chains/bitcoin/index.js';
+import { bearer } from '../../factories/accounts.factory.js';
+import { FakeEsplora } from '../../fakes/esplora-fake-server.js';
 import {
   FAKE_KRAKEN_KEY,
   FAKE_KRAKEN_SECRET,
@@ -42,8 +42,9 @@ import {
   krakenEntry,
   krakenMovement,
   krakenTrade,
-} from './fakes/kraken-fake-server.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../fakes/kraken-fake-server.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { relays } from './fake-relay.js';
 
 const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const KRAKEN_HOT = '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy';
@@ -99,7 +100,7 @@ function krakenData(kraken: FakeKraken): void {
 describe('transfers between a Kraken account and the client’s own bitcoin wallet (e2e, fakes)', () => {
   const kraken = new FakeKraken();
   const esplora = new FakeEsplora();
-  let t: TestApp;
+  let t: SuiteApp;
   let partner: string;
   let partnerB: string;
   let p1: Decimal;
@@ -109,18 +110,19 @@ describe('transfers between a Kraken account and the client’s own bitcoin wall
     const [krakenUrl, esploraUrl] = await Promise.all([kraken.start(), esplora.start()]);
     krakenData(kraken);
     esplora.setTransactions([withdrawalTx, returnTx]);
-    t = await startTestApp(
+    relays.kraken.to(krakenUrl);
+    relays.esplora.to(esploraUrl);
+    t = await startSuite(
       {
-        EXCHANGE_API_URLS: JSON.stringify({ kraken: krakenUrl }),
+        EXCHANGE_API_URLS: JSON.stringify({ kraken: relays.kraken.url }),
         EXCHANGE_RATE_LIMIT_MS: '1',
-        ESPLORA_BASE_URL: esploraUrl,
+        ESPLORA_BASE_URL: relays.esplora.url,
       },
-      { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')) },
+      { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')), tenant: true },
     );
-    [partner, partnerB] = await Promise.all([
-      t.token(),
-      t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret),
-    ]);
+    // Two tenants of the suite's own: partner's (both accounts) and partnerB's (Kraken alone).
+    const b = await t.newTenant();
+    [partner, partnerB] = await Promise.all([t.token(), t.token(b.clientId, b.secret)]);
     const prices = t.app.get<MarketPricesPort>(MARKET_PRICES);
     p1 = new Decimal((await prices.pricesOnDate(['BTC'], '2025-02-10')).get('BTC')!);
     p2 = new Decimal((await prices.pricesOnDate(['BTC'], '2026-02-10')).get('BTC')!);

@@ -3,49 +3,62 @@
  * into one connector call (in one instance and across instances through the lease), slow
  * initial syncs and the scheduler, reconnect_required, full-history replacement. Time moves with
  * an injected clock; nothing sleeps.
+ *
+ * The accounts it makes are its tenant's. Its first test runs the scheduler over every tenant and
+ * expects exactly the sandbox's two slow initial syncs to complete: it runs first in
+ * sources.e2e-spec.ts, while the sandbox is as seeded and no other suite has linked an account.
  */
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { SourceAuthorizationError, SourceUnavailableError } from '../src/modules/sources/index.js';
-import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { SourceAuthorizationError, SourceUnavailableError } from '../../../src/modules/sources/index.js';
+import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
 import {
   LeaseHolders,
   RefreshStateRepository as AccountsRepository,
-} from '../src/modules/sources/testing.js';
-import { LEASE_MS, RefreshService } from '../src/modules/sources/index.js';
-import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
+} from '../../../src/modules/sources/testing.js';
+import { LEASE_MS, RefreshService } from '../../../src/modules/sources/index.js';
 import {
   bearer,
-  createAccount,
+  createAccount as createTenantAccount,
   registerConnector,
   sandboxAccount,
   ScriptedConnector,
   simpleHistory,
   sourceTx,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 const MINUTE = 60_000;
-const TENANT = sandboxTenantId('sandbox');
 
 describe('refresh engine (e2e)', () => {
-  let t: TestApp;
+  let t: SuiteApp;
   let clock: ManualClock;
   let partner: string;
+  let sandboxPartner: string;
   let admin: string;
+  /** The suite's tenant (its id and slug): the accounts it makes. */
+  let tenantId: string;
+  let tenant: string;
 
   beforeAll(async () => {
     clock = new ManualClock(START);
-    t = await startTestApp({}, { clock });
-    [partner, admin] = await Promise.all([t.token(), t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret)]);
+    t = await startSuite({}, { clock, tenant: true });
+    ({ id: tenantId, slug: tenant } = t.tenant!);
+    [partner, sandboxPartner, admin] = await Promise.all([
+      t.token(),
+      t.token(SANDBOX.partner.clientId, SANDBOX.partner.secret),
+      t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),
+    ]);
   });
   afterAll(() => t.close());
 
-  const get = (path: string) => t.http.get(path).set(bearer(partner));
+  const get = (path: string, token = partner) => t.http.get(path).set(bearer(token));
   const adminRefresh = (accountId: string) =>
-    t.http.post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200);
+    t.http.post(`/admin/accounts/${accountId}/refresh?tenant=${tenant}`).set(bearer(admin)).expect(200);
+  const createAccount = (body: Record<string, unknown>) => createTenantAccount(t, admin, { tenant, ...body });
 
   /** Everything a partner can see of the account's data (the state fields aside). */
   async function visibleData(accountId: string) {
@@ -72,7 +85,7 @@ describe('refresh engine (e2e)', () => {
   async function syncedAccount(source: string, history = simpleHistory(source)) {
     const connector = new ScriptedConnector().serves(history);
     registerConnector(t, source, connector);
-    const { accountId } = await createAccount(t, admin, { source, platform: 'kraken' });
+    const { accountId } = await createAccount({ source, platform: 'kraken' });
     const first = await adminRefresh(accountId);
     expect(first.body).toMatchObject({
       status: 'refreshed',
@@ -86,9 +99,9 @@ describe('refresh engine (e2e)', () => {
     it('keeps a slow initial sync in `syncing` until the source is ready, then the scheduler completes it', async () => {
       const slow = sandboxAccount('sandbox', 'binanceus-new').accountId;
       const balances = `/v1/api/account/${slow}/balances`;
-      const early = await get(`${balances}?forceRefresh=true`).expect(422);
+      const early = await get(`${balances}?forceRefresh=true`, sandboxPartner).expect(422);
       expect(early.body.responseException.exceptionMessage.reason).toBe('initial_sync_pending');
-      const txs = await get(`/v1/api/account/${slow}/transactions`).expect(200);
+      const txs = await get(`/v1/api/account/${slow}/transactions`, sandboxPartner).expect(200);
       expect(txs.body.result).toMatchObject({
         transactions: [],
         syncStatus: 'syncing',
@@ -103,12 +116,12 @@ describe('refresh engine (e2e)', () => {
       const completed = (outcomes: { status: string }[]) => outcomes.filter((o) => o.status !== 'failed');
       clock.advanceMs(14 * MINUTE);
       expect(completed(await refresher.refreshDueAccounts(10))).toEqual([]);
-      await get(balances).expect(422);
+      await get(balances, sandboxPartner).expect(422);
       clock.advanceMs(2 * MINUTE);
       // Due now: the sandbox's two slow accounts of 15 minutes (one per tenant).
       const outcomes = completed(await refresher.refreshDueAccounts(10));
       expect(outcomes.map((o) => o.status)).toEqual(['refreshed', 'refreshed']);
-      const done = await get(balances).expect(200);
+      const done = await get(balances, sandboxPartner).expect(200);
       expect(done.body.result).toMatchObject({
         syncStatus: 'synced',
         lastSyncedAt: clock.now().toISOString(),
@@ -207,7 +220,7 @@ describe('refresh engine (e2e)', () => {
       const other = `other-instance-${randomUUID()}`;
       await t.app.get(LeaseHolders).hold(other);
       const otherInstance = await accounts.claimLease(
-        TENANT,
+        tenantId,
         accountId,
         other,
         clock.now(),
@@ -263,7 +276,7 @@ describe('refresh engine (e2e)', () => {
     it('answers 422 initial_sync_pending for a syncing account whose source is not ready yet', async () => {
       const connector = new ScriptedConnector().pending(new Date(clock.now().getTime() + 10 * MINUTE));
       registerConnector(t, 'slowsource', connector);
-      const { accountId } = await createAccount(t, admin, { source: 'slowsource' });
+      const { accountId } = await createAccount({ source: 'slowsource' });
       const refresh = await adminRefresh(accountId);
       expect(refresh.body).toMatchObject({ status: 'pending', account: { syncStatus: 'syncing' } });
       expect(refresh.body.account.nextRefreshAt).toBe(
@@ -294,8 +307,8 @@ describe('refresh engine (e2e)', () => {
       registerConnector(t, 'rejecting', rejecting);
       const failing = new ScriptedConnector().throws(new Error('boom'));
       registerConnector(t, 'failing', failing);
-      const a = await createAccount(t, admin, { source: 'rejecting' });
-      const b = await createAccount(t, admin, { source: 'failing' });
+      const a = await createAccount({ source: 'rejecting' });
+      const b = await createAccount({ source: 'failing' });
       await adminRefresh(a.accountId);
       await adminRefresh(b.accountId);
       const ra = await get(`/v1/api/account/${a.accountId}/balances`).expect(422);
@@ -308,7 +321,7 @@ describe('refresh engine (e2e)', () => {
       const history = simpleHistory('reported');
       const connector = new ScriptedConnector().serves(history, { reportedBalances: { BTC: '0.95' } });
       registerConnector(t, 'reported', connector);
-      const { accountId } = await createAccount(t, admin, { source: 'reported' });
+      const { accountId } = await createAccount({ source: 'reported' });
       await adminRefresh(accountId);
       const ok = await get(`/v1/api/account/${accountId}/balances`).expect(200);
       expect(ok.body.result).toMatchObject({

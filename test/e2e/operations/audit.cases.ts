@@ -2,6 +2,11 @@
  * The audit trail (docs/audit.md): what is recorded (admin writes, client changes, links, partner
  * reads including the cached balances fast path), the admin query with its filters, the exports,
  * the chain verification (an edited row is found), concurrent appends and retention.
+ *
+ * It reads the whole audit table (every suite's entries, fewer than its queries' limit of 1000)
+ * and in the end prunes all of it: in operations.e2e-spec.ts it runs before the suites that make
+ * many requests, and no later suite reads the audit trail. Its clock starts after every other
+ * suite's (2026-06-01), so its time filters see its own entries only.
  */
 import { jest } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
@@ -9,12 +14,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
-import { AuditService, canonicalLine, entryHash, GENESIS_HASH } from '../src/modules/audit/index.js';
-import { sandboxId, sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
-import { bearer, createAccount, csvOf, importCsv, simpleHistory } from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { EnvelopeInterceptor } from '../../../src/common/interceptors/envelope.interceptor.js';
+import { AuditService, canonicalLine, entryHash, GENESIS_HASH } from '../../../src/modules/audit/index.js';
+import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { bearer, createAccount, csvOf, importCsv, simpleHistory } from '../../factories/accounts.factory.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
 
 interface Entry {
   sequence: number;
@@ -32,7 +38,7 @@ interface Entry {
 
 describe('audit trail (e2e)', () => {
   const clock = new ManualClock(new Date('2026-06-01T12:00:00.000Z'));
-  let t: TestApp;
+  let t: SuiteApp;
   let partner: string;
   let admin: string;
   let audit: AuditService;
@@ -41,7 +47,7 @@ describe('audit trail (e2e)', () => {
   const kraken = sandboxId('account:sandbox:kraken-trading');
 
   beforeAll(async () => {
-    t = await startTestApp({ AUDIT_READ_FLUSH_MS: '20' }, { clock });
+    t = await startSuite({ AUDIT_READ_FLUSH_MS: '20' }, { clock });
     [partner, admin] = await Promise.all([t.token(), t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret)]);
     audit = t.app.get(AuditService);
     db = t.app.get(DataSource);

@@ -1,5 +1,5 @@
 /**
- * Connector faults (issue 6, item 6), beyond test/sync.e2e-spec.ts (half-way failure, one invalid
+ * Connector faults (issue 6, item 6), beyond sync.cases.ts (half-way failure, one invalid
  * amount, a failing database write, first syncs that fail): a synced account whose connector
  * throws (error, synchronous throw, non-Error), hangs (before answering, or between pages: the
  * refresh gives up after the connector's own timeout, short here through the registry), or sends
@@ -8,24 +8,25 @@
  * next retry), the lease is released, and the next good refresh goes through.
  */
 import { DataSource } from 'typeorm';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { ConnectorRegistry } from '../src/modules/sources/index.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { ConnectorRegistry } from '../../../src/modules/sources/index.js';
 import {
   SourceUnavailableError,
   type ConnectorRequest,
   type ConnectorResult,
   type SourceConnector,
   type SourceTransaction,
-} from '../src/modules/sources/index.js';
-import { STALE_AFTER_MS } from '../src/modules/sources/index.js';
+} from '../../../src/modules/sources/index.js';
+import { STALE_AFTER_MS } from '../../../src/modules/sources/index.js';
 import {
   bearer,
   createAccount,
   ScriptedConnector,
   simpleHistory,
   sourceTx,
-} from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+} from '../../factories/accounts.factory.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
 
 const START = new Date('2026-03-15T12:00:00.000Z');
 /** Short connector timeout for these tests (the default is 60 s). */
@@ -60,23 +61,26 @@ async function* listPages(
 }
 
 describe('connector faults (e2e)', () => {
-  let t: TestApp;
+  let t: SuiteApp;
   let clock: ManualClock;
   let admin: string;
   let partner: string;
+  /** The suite's tenant: the accounts it makes. */
+  let tenant: string;
   let counter = 0;
 
   beforeAll(async () => {
     clock = new ManualClock(START);
-    t = await startTestApp({}, { clock });
+    t = await startSuite({}, { clock, tenant: true });
+    tenant = t.tenant!.slug;
     [partner, admin] = await Promise.all([t.token(), t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret)]);
   });
   afterAll(() => t.close());
 
   const adminRefresh = (accountId: string) =>
-    t.http.post(`/admin/accounts/${accountId}/refresh?tenant=sandbox`).set(bearer(admin)).expect(200);
+    t.http.post(`/admin/accounts/${accountId}/refresh?tenant=${tenant}`).set(bearer(admin)).expect(200);
   const accountState = async (accountId: string) =>
-    (await t.http.get(`/admin/accounts/${accountId}?tenant=sandbox`).set(bearer(admin)).expect(200)).body;
+    (await t.http.get(`/admin/accounts/${accountId}?tenant=${tenant}`).set(bearer(admin)).expect(200)).body;
 
   /** The account's stored data, straight from the tables, plus what a partner sees. */
   async function storedData(accountId: string): Promise<string> {
@@ -113,7 +117,7 @@ describe('connector faults (e2e)', () => {
     const history = simpleHistory(source);
     connector.behaviour = async () => ready(listPages([history]));
     t.app.get(ConnectorRegistry).register(source, connector, { timeoutMs });
-    const { accountId } = await createAccount(t, admin, { source, platform: 'kraken' });
+    const { accountId } = await createAccount(t, admin, { tenant, source, platform: 'kraken' });
     const first = await adminRefresh(accountId);
     expect(first.body).toMatchObject({ status: 'refreshed', inserted: history.length });
     clock.advanceMs(60_000);

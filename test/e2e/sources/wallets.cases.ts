@@ -1,17 +1,19 @@
 /**
  * GET /qeychain/wallets (e2e): the tenant's on-chain accounts with holdings from the balances;
  * keyset pages whose walk visits every wallet once, also while wallets are linked mid-walk; the
- * signed cursor (tampered, other tenant: 400); limit bounds; tenant isolation.
+ * signed cursor (tampered, other tenant: 400); limit bounds; tenant isolation. The sandbox's
+ * wallets are read as seeded; the walks link their wallets into the suite's own tenant.
  */
 import { Decimal as GlobalDecimal } from 'decimal.js';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
-import { formatAmountWithUnit, formatSignedUsd, formatUsd } from '../src/domain/money/format.js';
-import { BalanceSnapshotsRepository } from '../src/modules/ledger/testing.js';
-import { sandboxAddress } from '../src/modules/sources/index.js';
-import { sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
-import { bearer, createAccount, sandboxAccount } from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { MARKET_PRICES, type MarketPricesPort } from '../../../src/common/ports/market-prices.port.js';
+import { formatAmountWithUnit, formatSignedUsd, formatUsd } from '../../../src/domain/money/format.js';
+import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
+import { sandboxAddress } from '../../../src/modules/sources/index.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { bearer, createAccount, sandboxAccount } from '../../factories/accounts.factory.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
 
 const Decimal = GlobalDecimal.clone({ precision: 1_000 });
 const START = new Date('2026-03-15T12:00:00.000Z');
@@ -27,20 +29,23 @@ interface Wallet {
 }
 
 describe('GET /qeychain/wallets (e2e)', () => {
-  let t: TestApp;
+  let t: SuiteApp;
   let clock: ManualClock;
   let partner: string;
   let partnerB: string;
   let admin: string;
+  /** The client of the suite's own tenant, where the walks link their wallets. */
+  let own: string;
   let linked = 0;
 
   beforeAll(async () => {
     clock = new ManualClock(START);
-    t = await startTestApp({}, { clock });
-    [partner, partnerB, admin] = await Promise.all([
-      t.token(),
+    t = await startSuite({}, { clock, tenant: true });
+    [partner, partnerB, admin, own] = await Promise.all([
+      t.token(SANDBOX.partner.clientId, SANDBOX.partner.secret),
       t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret),
       t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),
+      t.token(),
     ]);
   });
   afterAll(() => t.close());
@@ -52,6 +57,7 @@ describe('GET /qeychain/wallets (e2e)', () => {
     clock.advanceMs(1_000);
     linked++;
     const { accountId } = await createAccount(t, admin, {
+      tenant: t.tenant!.slug,
       platform: 'bitcoin',
       source: 'csv',
       chain: 'bitcoin',
@@ -68,7 +74,7 @@ describe('GET /qeychain/wallets (e2e)', () => {
     let cursor: string | null = null;
     do {
       const query: string = `?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = await wallets(query).expect(200);
+      const res = await wallets(query, own).expect(200);
       expect(res.body.data.length).toBeLessThanOrEqual(limit);
       seen.push(...res.body.data.map((w: Wallet) => w.account_id));
       cursor = res.body.next_cursor;
@@ -139,8 +145,8 @@ describe('GET /qeychain/wallets (e2e)', () => {
 
   it('a walk over all pages visits each wallet once', async () => {
     for (let i = 0; i < 12; i++) await linkWallet();
-    const all = (await wallets('?limit=200').expect(200)).body.data.map((w: Wallet) => w.account_id);
-    expect(all).toHaveLength(15);
+    const all = (await wallets('?limit=200', own).expect(200)).body.data.map((w: Wallet) => w.account_id);
+    expect(all).toHaveLength(12); // the tenant had none: pages of 4 end full, pages of 5 do not
     for (const limit of [1, 4, 5, 50]) {
       const seen = await walk(limit);
       expect(seen).toEqual(all);
@@ -148,7 +154,7 @@ describe('GET /qeychain/wallets (e2e)', () => {
   });
 
   it('visits each wallet once while wallets are linked mid-walk', async () => {
-    const before = (await wallets('?limit=200').expect(200)).body.data.map((w: Wallet) => w.account_id);
+    const before = (await wallets('?limit=200', own).expect(200)).body.data.map((w: Wallet) => w.account_id);
     const added: string[] = [];
     const seen = await walk(4, async () => {
       if (added.length < 6) added.push(await linkWallet(), await linkWallet());
