@@ -2,9 +2,9 @@
  * Structured logging: one JSON line a request (request id, client id, status, latency), never a
  * credential; an error's line with the problem's detail; level names; Nest's framework lines,
  * health probes and the sandbox's simulated failures left out at info. Reads the log lines of the
- * file's app from its start
- * (operations.e2e-spec.ts passes them to useE2eWorld, with LOG_LEVEL=info), so it runs first:
- * its checks of the start-up lines (the seed's simulated failures) count what the seed wrote.
+ * file's app from its start (operations.e2e-spec.ts passes them to useE2eWorld, with
+ * LOG_LEVEL=info), so it runs first: its checks of the start-up lines (the seed's simulated
+ * failures) see what the seed wrote.
  */
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
