@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { labelRoute } from './modules/metrics/index.js';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { describeErrorBodies, ERROR_BODY_MODELS } from './common/openapi/api-responses.js';
 import { API_VERSION } from './modules/status/index.js';
@@ -47,11 +48,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return describeErrorBodies(SwaggerModule.createDocument(app, config, { extraModels: ERROR_BODY_MODELS }));
 }
 
+/** The `route` label of Swagger UI's page and its static files (the HTTP metrics). */
+export const SWAGGER_UI_ROUTE = '/docs/*';
+
 export function setupSwagger(app: INestApplication): void {
   // The root is where a newcomer's browser lands first: send it to Swagger UI, not a JSON 404.
   // An Express route, not a controller: it is no operation of the API and not in the document.
   const http = app.getHttpAdapter();
   http.get('/', (_request: unknown, response: unknown) => http.redirect(response, 302, '/docs'));
+  // Swagger UI's page and static files are served by middleware, not a route: without a label the
+  // HTTP metrics counted them as `unmatched`, beside real 404s. One template for all of them.
+  app.use('/docs', (request: object, _response: unknown, next: () => void) => {
+    labelRoute(request, SWAGGER_UI_ROUTE);
+    next();
+  });
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
     customSiteTitle: 'Crypto Asset Service API',

@@ -209,6 +209,20 @@ describe('GET /metrics (e2e)', () => {
     expect(ours(queried)).toEqual(documented); // every documented series has a panel
   });
 
+  it("counts Swagger UI's page and static files under one template, not as unmatched", async () => {
+    const before = await scrape();
+    await t.http.get('/docs/').expect(200);
+    await t.http.get('/docs/swagger-ui.css').expect(200);
+    await t.http.get('/docs/swagger-ui-bundle.js').expect(200);
+    const after = await scrape();
+    const docs = { method: 'GET', route: '/docs/*', status: '200' };
+    const unmatched = { method: 'GET', route: 'unmatched', status: '200' };
+    expect(
+      valueOf(after, 'cas_http_requests_total', docs) - valueOf(before, 'cas_http_requests_total', docs),
+    ).toBe(3);
+    expect(valueOf(after, 'cas_http_requests_total', unmatched)).toBe(0);
+  });
+
   it('keeps ids and raw URLs out of the labels, so the number of series stays bounded', async () => {
     const before = await scrape();
     const series = (samples: readonly Sample[]) =>
