@@ -1,7 +1,9 @@
 /**
  * Form 1099-DA reconciliation (issue 19 item 5) through HTTP: a broker's file matched with the
  * service's Form 8949 lines of 2025 on a tenant of its own, worked by hand (docs/tax-report.md,
- * "Form 1099-DA reconciliation"), and every error path.
+ * "Form 1099-DA reconciliation"), and every error path. The example's figures, from the ledger to
+ * the reconciliation, are pinned on the domain in src/domain/tax/form-1099-da-example.spec.ts
+ * (issue 29 item 4); here the one success is the endpoint's wire shape.
  */
 import { ManualClock } from '../../../src/common/clock/clock.js';
 import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';

@@ -2,7 +2,9 @@
  * Open lots and tax-loss harvesting candidates (issue 19 items 3 and 4), through HTTP on a tenant
  * of its own with a hand-worked history (docs/tax-report.md, "Open lots"). Bases, terms and dates
  * are pinned exactly; values depend on the stored price, which the answer names, so they are
- * checked as quantity × price − basis in exact decimals. The lots agree with the balances.
+ * checked as quantity × price − basis in exact decimals. The lots agree with the balances. The same
+ * example with fixed prices (values, losses, the wash-sale window to the dollar) is pinned on the
+ * domain in src/domain/tax/open-lots-example.spec.ts (issue 29 item 4).
  */
 import { Decimal as GlobalDecimal } from 'decimal.js';
 import { ManualClock } from '../../../src/common/clock/clock.js';
