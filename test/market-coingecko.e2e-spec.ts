@@ -2,12 +2,15 @@ import { ManualClock } from '../src/common/clock/clock.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
 import { deriveScores } from '../src/domain/market/derived-scores.js';
 import { annualizedVolatility } from '../src/domain/market/volatility.js';
-import { catalogAsset, MARKET_CATALOG } from '../src/modules/market/market-catalog.js';
-import { addDays, daysBetween } from '../src/modules/market/market-dates.js';
-import { MARKET_REFRESH_JOB, MarketRefreshService } from '../src/modules/market/market-refresh.service.js';
-import { MarketRepository } from '../src/modules/market/market.repository.js';
-import { CoinGeckoMarketProvider } from '../src/modules/market/providers/coingecko-market.provider.js';
-import type { MarketDataProvider } from '../src/modules/market/providers/market-data-provider.js';
+import { addDays, daysBetween, MarketRefreshService } from '../src/modules/market/index.js';
+import {
+  catalogAsset,
+  MARKET_CATALOG,
+  MARKET_REFRESH_JOB,
+  MarketRepository,
+  CoinGeckoMarketProvider,
+  type MarketDataProvider,
+} from '../src/modules/market/testing.js';
 import {
   CoinGeckoFakeServer,
   FAKE_COINS,

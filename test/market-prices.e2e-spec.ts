@@ -6,7 +6,7 @@ import { ManualClock } from '../src/common/clock/clock.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../src/common/ports/market-prices.port.js';
 import { generateDailyHistory } from '../src/domain/market/sandbox-market.js';
 import { sandboxAssetBySymbol } from '../src/domain/market/sandbox-assets.js';
-import { MarketRefreshService } from '../src/modules/market/market-refresh.service.js';
+import { MarketRefreshService } from '../src/modules/market/index.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 describe('sandbox market follows the injected clock', () => {

@@ -64,14 +64,33 @@ describe('module boundaries (lint rule)', () => {
     ]);
   });
 
-  it('lets tests use index.ts and testing.ts, not the internals', async () => {
+  it('lets tests use index.ts and testing.ts, not the internals, of every module', async () => {
     const code = [
       "import { AccountsRepository } from '../src/modules/accounts/repositories/accounts.repository.js';",
       "import { AccountsRepository as Repo } from '../src/modules/accounts/testing.js';",
       "import { LedgerService } from '../src/modules/ledger/index.js';",
-      'export const used = [AccountsRepository, Repo, LedgerService];',
+      "import { MarketRepository } from '../src/modules/market/market.repository.js';",
+      "import { MarketRepository as Prices } from '../src/modules/market/testing.js';",
+      "import { ClientsService } from '../../src/modules/tenancy/clients.service.js';",
+      'export const used = [AccountsRepository, Repo, LedgerService, MarketRepository, Prices, ClientsService];',
     ].join('\n');
-    expect(await restricted('test/boundary-example.e2e-spec.ts', code)).toEqual(['1:no-restricted-imports']);
+    expect(await restricted('test/boundary-example.e2e-spec.ts', code)).toEqual([
+      '1:no-restricted-imports',
+      // Not only the split modules (issue 29): market and tenancy too, at any depth under test/.
+      '4:no-restricted-imports',
+      '6:no-restricted-imports',
+    ]);
+  });
+
+  it("keeps a module's testing.ts out of src", async () => {
+    const code = [
+      "import { MarketRepository } from '../market/testing.js';",
+      "import { MarketRefreshService } from '../market/index.js';",
+      'export const used = [MarketRepository, MarketRefreshService];',
+    ].join('\n');
+    expect(await restricted('src/modules/tax/boundary-example.ts', code)).toEqual([
+      '1:no-restricted-imports',
+    ]);
   });
 });
 

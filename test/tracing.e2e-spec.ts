@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
+import { sandboxId } from '../src/modules/sandbox/index.js';
 import { databaseEnv, startService } from './support/process.js';
 
 interface ExportedSpan {

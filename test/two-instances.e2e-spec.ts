@@ -17,11 +17,12 @@ import { ConnectorRegistry } from '../src/modules/sources/index.js';
 import type { ConnectorResult, SourceConnector, SourceTransaction } from '../src/modules/sources/index.js';
 import { REFRESH_BATCH_SIZE } from '../src/modules/sources/index.js';
 import { RefreshService, STALE_AFTER_MS } from '../src/modules/sources/index.js';
-import { MARKET_REFRESH_JOB, MarketRefreshService } from '../src/modules/market/market-refresh.service.js';
+import { MarketRefreshService } from '../src/modules/market/index.js';
 import {
+  MARKET_REFRESH_JOB,
   MARKET_DATA_PROVIDER,
   type MarketDataProvider,
-} from '../src/modules/market/providers/market-data-provider.js';
+} from '../src/modules/market/testing.js';
 import { bearer, simpleHistory } from './factories/accounts.factory.js';
 import { createTestSchema, SANDBOX, startTestApp, usingPostgres, type TestApp } from './support/test-app.js';
 

@@ -6,8 +6,8 @@
  */
 import { jest } from '@jest/globals';
 import { ManualClock } from '../../src/common/clock/clock.js';
-import { AuditModule } from '../../src/modules/audit/audit.module.js';
-import { AuditService, INSERT_BATCH } from '../../src/modules/audit/audit.service.js';
+import { AuditModule, AuditService } from '../../src/modules/audit/index.js';
+import { INSERT_BATCH } from '../../src/modules/audit/testing.js';
 import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
 import { startServiceModule, type ServiceModule } from '../support/service-module.js';
 

@@ -7,14 +7,12 @@
  */
 import { jest } from '@jest/globals';
 import { ManualClock } from '../../src/common/clock/clock.js';
+import { ClientsService, TenancyModule, TenancyRepository } from '../../src/modules/tenancy/index.js';
 import {
   CLIENT_LOOKUP_SHARED_MS,
   CLIENT_STATE_CACHE_MS,
   CLIENT_STATE_REFRESH_AHEAD_MS,
-  ClientsService,
-} from '../../src/modules/tenancy/clients.service.js';
-import { TenancyModule } from '../../src/modules/tenancy/tenancy.module.js';
-import { TenancyRepository } from '../../src/modules/tenancy/tenancy.repository.js';
+} from '../../src/modules/tenancy/testing.js';
 import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
 import { insertTenant } from '../factories/account-rows.factory.js';
 import { startServiceModule, type ServiceModule } from '../support/service-module.js';

@@ -11,12 +11,12 @@
 import { ManualClock } from '../../src/common/clock/clock.js';
 import { DomainError } from '../../src/common/errors/domain-error.js';
 import { AccountsModule } from '../../src/modules/accounts/index.js';
-import { CostBasisModule } from '../../src/modules/cost-basis/cost-basis.module.js';
-import { SafeHarborService } from '../../src/modules/cost-basis/safe-harbor/safe-harbor.service.js';
+import { CostBasisModule } from '../../src/modules/cost-basis/index.js';
+import { SafeHarborService } from '../../src/modules/cost-basis/testing.js';
 import { LedgerModule } from '../../src/modules/ledger/index.js';
 import { ConnectorRegistry, RefreshService, SourcesModule } from '../../src/modules/sources/index.js';
-import { TaxModule } from '../../src/modules/tax/tax.module.js';
-import { TaxLotsService } from '../../src/modules/tax/tax-lots.service.js';
+import { TaxModule } from '../../src/modules/tax/index.js';
+import { TaxLotsService } from '../../src/modules/tax/testing.js';
 import { insertAccount, insertTenant } from '../factories/account-rows.factory.js';
 import { ScriptedConnector, sourceTx } from '../factories/accounts.factory.js';
 import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';

@@ -13,7 +13,7 @@ import { ManualClock } from '../../src/common/clock/clock.js';
 import { AccountsModule } from '../../src/modules/accounts/index.js';
 import { AccountsRepository, SandboxAccountsSeed } from '../../src/modules/accounts/testing.js';
 import { LedgerService } from '../../src/modules/ledger/index.js';
-import { sandboxTenantId, SANDBOX_TENANTS } from '../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxTenantId, SANDBOX_TENANTS } from '../../src/modules/sandbox/index.js';
 import {
   RefreshService,
   SANDBOX_ACCOUNT_FIXTURES,

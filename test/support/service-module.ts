@@ -12,7 +12,7 @@ import { ClockModule, type Clock } from '../../src/common/clock/clock.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../src/common/ports/market-prices.port.js';
 import { ConfigModule } from '../../src/config/config.module.js';
 import { DatabaseModule } from '../../src/database/database.module.js';
-import { SandboxSeedRegistry } from '../../src/modules/sandbox/sandbox-seed.registry.js';
+import { SandboxSeedRegistry } from '../../src/modules/sandbox/index.js';
 import { createTestSchema, prepareEmbeddedDatabase, testConfig, usingPostgres } from './test-app.js';
 
 /** Modules register sandbox seed steps; a service test runs none of them. */

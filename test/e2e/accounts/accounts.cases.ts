@@ -8,7 +8,7 @@ import { computeCostBasis } from '../../../src/domain/cost-basis/index.js';
 import { LedgerService } from '../../../src/modules/ledger/index.js';
 import { SANDBOX_ACCOUNT_FIXTURES } from '../../../src/modules/sources/index.js';
 import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
-import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/index.js';
 import { Decimal as GlobalDecimal } from 'decimal.js';
 import {
   bearer,

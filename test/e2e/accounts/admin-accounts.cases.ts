@@ -6,7 +6,7 @@
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../../../src/common/clock/clock.js';
 import { CredentialsCipher } from '../../../src/modules/sources/index.js';
-import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/index.js';
 import {
   bearer,
   createAccount,

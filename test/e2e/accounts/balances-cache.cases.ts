@@ -1,5 +1,5 @@
 import { ManualClock } from '../../../src/common/clock/clock.js';
-import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxId } from '../../../src/modules/sandbox/index.js';
 import { SANDBOX, type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 

@@ -12,8 +12,8 @@ import {
   EMPTY_CHECKSUM,
 } from '../../../src/domain/checksum/checksum.js';
 import { SANDBOX_ACCOUNT_FIXTURES } from '../../../src/modules/sources/index.js';
-import { ChecksumService } from '../../../src/modules/integrity/checksum.service.js';
-import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { ChecksumService } from '../../../src/modules/integrity/index.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/index.js';
 import {
   bearer,
   createAccount,

@@ -5,7 +5,7 @@
  */
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../../../src/common/clock/clock.js';
-import { IdempotencyService } from '../../../src/modules/idempotency/idempotency.service.js';
+import { IdempotencyService } from '../../../src/modules/idempotency/testing.js';
 import { SANDBOX, type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 

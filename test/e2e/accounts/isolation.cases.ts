@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxId } from '../../../src/modules/sandbox/index.js';
 import { SANDBOX, type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 

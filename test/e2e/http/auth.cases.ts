@@ -1,6 +1,6 @@
-import { SigningKeysService } from '../../../src/modules/auth/signing-keys.service.js';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { SigningKeysService } from '../../../src/modules/auth/testing.js';
+import { ClientsService } from '../../../src/modules/tenancy/index.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/index.js';
 import { SANDBOX, type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 import { claims, freshEcKey, hs256WithKey, signEs256, unsignedToken } from '../../support/tokens.js';

@@ -3,7 +3,7 @@
  * ranges whose end falls outside the years 0001-9999 once a date-only `to` is taken to the end of
  * its day. Each is a 401 or a 400 naming the field.
  */
-import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxId } from '../../../src/modules/sandbox/index.js';
 import { type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 

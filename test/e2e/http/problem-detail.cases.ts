@@ -3,7 +3,7 @@
  * occurrence, validation failures included, in both shapes (problem+json outside /v1/api, the
  * ProblemDetails inside the envelope under /v1/api). Never SQL, a stack or a secret.
  */
-import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxId } from '../../../src/modules/sandbox/index.js';
 import { type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 

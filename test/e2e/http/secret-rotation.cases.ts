@@ -4,10 +4,9 @@
  * takes (the "client is enabled" memo, 5 s). A token issued after the rotation works at once, in
  * the same second included: tokens carry the secret generation they were issued under (`sgen`).
  */
-import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxId } from '../../../src/modules/sandbox/index.js';
 import { AppConfig } from '../../../src/config/app-config.js';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { TenancyRepository } from '../../../src/modules/tenancy/tenancy.repository.js';
+import { ClientsService, TenancyRepository } from '../../../src/modules/tenancy/index.js';
 import { SANDBOX, type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 

@@ -9,7 +9,7 @@ import { ManualClock } from '../../../src/common/clock/clock.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../../src/common/ports/market-prices.port.js';
 import { formatPercent } from '../../../src/domain/money/format.js';
 import { grade, riskLevel } from '../../../src/domain/scoring/grades.js';
-import { AssetScoringService } from '../../../src/modules/scoring/asset-scoring.service.js';
+import { AssetScoringService } from '../../../src/modules/scoring/index.js';
 import {
   bearer,
   createAccount,

@@ -2,7 +2,7 @@ import { Clock } from '../../../src/common/clock/clock.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../../src/common/ports/market-prices.port.js';
 import { generateDailyHistory } from '../../../src/domain/market/sandbox-market.js';
 import { sandboxAssetBySymbol } from '../../../src/domain/market/sandbox-assets.js';
-import { MarketRefreshService } from '../../../src/modules/market/market-refresh.service.js';
+import { MarketRefreshService } from '../../../src/modules/market/index.js';
 import { type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 

@@ -2,7 +2,7 @@ import { deriveScores } from '../../../src/domain/market/derived-scores.js';
 import { sandboxAssetByCoingeckoId } from '../../../src/domain/market/sandbox-assets.js';
 import { generateDailyHistory } from '../../../src/domain/market/sandbox-market.js';
 import { annualizedVolatility } from '../../../src/domain/market/volatility.js';
-import { addDays } from '../../../src/modules/market/market-dates.js';
+import { addDays } from '../../../src/modules/market/index.js';
 import { SANDBOX, type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 

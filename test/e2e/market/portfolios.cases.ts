@@ -1,4 +1,4 @@
-import { sandboxPortfolioId } from '../../../src/modules/portfolios/portfolios-sandbox.seed.js';
+import { sandboxPortfolioId } from '../../../src/modules/portfolios/testing.js';
 import { SANDBOX, type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 

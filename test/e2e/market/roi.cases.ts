@@ -13,8 +13,8 @@ import {
   shrinkTowardPrior,
 } from '../../../src/domain/simulation/return-assumptions.js';
 import { projectRoi } from '../../../src/domain/simulation/roi.js';
-import { addDays } from '../../../src/modules/market/market-dates.js';
-import { HISTORY_LOOKBACK_YEARS } from '../../../src/modules/simulation/market-history.service.js';
+import { addDays } from '../../../src/modules/market/index.js';
+import { HISTORY_LOOKBACK_YEARS } from '../../../src/modules/simulation/testing.js';
 import { bearer } from '../../factories/accounts.factory.js';
 import { type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';

@@ -2,8 +2,8 @@ import { sandboxAssetBySymbol } from '../../../src/domain/market/sandbox-assets.
 import { generateDailyHistory } from '../../../src/domain/market/sandbox-market.js';
 import { annualizedVolatility, maxDrawdown } from '../../../src/domain/market/volatility.js';
 import { scoreAsset } from '../../../src/domain/scoring/asset-score.js';
-import { addDays } from '../../../src/modules/market/market-dates.js';
-import { AssetScoringService } from '../../../src/modules/scoring/asset-scoring.service.js';
+import { addDays } from '../../../src/modules/market/index.js';
+import { AssetScoringService } from '../../../src/modules/scoring/index.js';
 import { type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 

@@ -9,7 +9,7 @@ import { formatAmountWithUnit, formatUsd } from '../../../src/domain/money/forma
 import { RefreshStateRepository as AccountsRepository } from '../../../src/modules/sources/testing.js';
 import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
 import { SANDBOX_ACCOUNT_FIXTURES } from '../../../src/modules/sources/index.js';
-import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/index.js';
 import { bearer, sandboxAccount } from '../../factories/accounts.factory.js';
 import { SANDBOX, type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';

@@ -17,7 +17,7 @@ import { DataSource } from 'typeorm';
 import { ManualClock } from '../../../src/common/clock/clock.js';
 import { EnvelopeInterceptor } from '../../../src/common/interceptors/envelope.interceptor.js';
 import { AuditService, canonicalLine, entryHash, GENESIS_HASH } from '../../../src/modules/audit/index.js';
-import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/index.js';
 import { bearer, createAccount, csvOf, importCsv, simpleHistory } from '../../factories/accounts.factory.js';
 import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
 import { SANDBOX } from '../../support/test-app.js';

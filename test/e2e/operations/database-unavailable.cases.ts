@@ -7,8 +7,8 @@
  * The outage lasts one test at most (`afterEach` gives the pool its `connect` back).
  */
 import { DataSource } from 'typeorm';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { ClientsService } from '../../../src/modules/tenancy/index.js';
+import { sandboxId } from '../../../src/modules/sandbox/index.js';
 import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
 import { SANDBOX } from '../../support/test-app.js';
 

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/index.js';
 import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
 import { claims } from '../../support/tokens.js';
 

@@ -7,7 +7,7 @@ import { jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { EnvelopeInterceptor } from '../../../src/common/interceptors/envelope.interceptor.js';
 import { SourceUnavailableError } from '../../../src/modules/sources/index.js';
-import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxId } from '../../../src/modules/sandbox/index.js';
 import {
   bearer,
   createAccount,

@@ -9,7 +9,7 @@
  */
 import { jest } from '@jest/globals';
 import { EnvelopeInterceptor } from '../../../src/common/interceptors/envelope.interceptor.js';
-import { sandboxId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxId } from '../../../src/modules/sandbox/index.js';
 import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
 import { SANDBOX } from '../../support/test-app.js';
 import { expectBaseline, expectPage } from './security-headers.expect.js';

@@ -10,7 +10,7 @@ import { MARKET_PRICES, type MarketPricesPort } from '../../../src/common/ports/
 import { formatAmountWithUnit, formatSignedUsd, formatUsd } from '../../../src/domain/money/format.js';
 import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
 import { sandboxAddress } from '../../../src/modules/sources/index.js';
-import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/index.js';
 import { bearer, createAccount, sandboxAccount } from '../../factories/accounts.factory.js';
 import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
 import { SANDBOX } from '../../support/test-app.js';

@@ -20,8 +20,7 @@
  * 40,000 − 25,005 = 14,995 (LIFO would take b4: 40,000 − 15,000 = 25,000). Realized 64,950.
  */
 import { ManualClock } from '../../../src/common/clock/clock.js';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
+import { ClientsService, TenantsService } from '../../../src/modules/tenancy/index.js';
 import {
   bearer,
   createAccount,

@@ -6,8 +6,7 @@
  * (issue 29 item 4); here the one success is the endpoint's wire shape.
  */
 import { ManualClock } from '../../../src/common/clock/clock.js';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
+import { ClientsService, TenantsService } from '../../../src/modules/tenancy/index.js';
 import {
   bearer,
   createAccount,

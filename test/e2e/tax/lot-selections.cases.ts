@@ -27,8 +27,7 @@
  * refused (409).
  */
 import { ManualClock } from '../../../src/common/clock/clock.js';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
+import { ClientsService, TenantsService } from '../../../src/modules/tenancy/index.js';
 import {
   bearer,
   createAccount,

@@ -10,9 +10,8 @@ import { ManualClock } from '../../../src/common/clock/clock.js';
 import { roundUsdToCents } from '../../../src/domain/money/format.js';
 import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
 import { SANDBOX_ACCOUNT_FIXTURES } from '../../../src/modules/sources/index.js';
-import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/index.js';
+import { ClientsService, TenantsService } from '../../../src/modules/tenancy/index.js';
 import {
   bearer,
   createAccount,

@@ -11,8 +11,7 @@ import { Decimal as GlobalDecimal } from 'decimal.js';
 import { ManualClock } from '../../../src/common/clock/clock.js';
 import { BalanceSnapshotsRepository } from '../../../src/modules/ledger/testing.js';
 import { sandboxAddress } from '../../../src/modules/sources/index.js';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
+import { ClientsService, TenantsService } from '../../../src/modules/tenancy/index.js';
 import {
   bearer,
   createAccount,
