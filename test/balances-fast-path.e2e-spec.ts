@@ -25,9 +25,10 @@ import { ManualClock } from '../src/common/clock/clock.js';
 import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
 import { LedgerController as AccountsController } from '../src/modules/account-data/index.js';
 import { CachedBalancesRoute, type FastPathHttpAdapter } from '../src/modules/account-data/testing.js';
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
 import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { createTestSchema, SANDBOX, testConfig, usingPostgres } from './support/test-app.js';
+import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import { csvOf, simpleHistory } from './factories/accounts.factory.js';
+import { createTestSchema, testConfig, usingPostgres } from './support/test-app.js';
 
 class LogCapture extends Writable {
   readonly lines: Record<string, unknown>[] = [];
@@ -43,10 +44,49 @@ const VARYING = new Set(['date', 'x-request-id', 'ratelimit-remaining']);
 const stable = (res: Response) =>
   Object.fromEntries(Object.entries(res.headers).filter(([name]) => !VARYING.has(name)));
 
+const tokenOf = async (http: TestAgent, clientId: string, clientSecret: string) =>
+  (await http.post('/v1/api/token').send({ clientId, clientSecret }).expect(200)).body.result
+    .accessToken as string;
+
+/**
+ * What the tests read, on an application without the sandbox (its seed, market history
+ * included, is most of an application's start): an operator tenant with an admin client, partner
+ * tenant `fast-path` with a client and an account whose history the operator imported, and
+ * another partner tenant `fast-path-b` with a client.
+ */
+async function ownFixtures(app: NestExpressApplication, http: TestAgent) {
+  const [tenants, clients] = [app.get(TenantsService), app.get(ClientsService)];
+  await tenants.createTenant('fast-path-ops', 'Fast path operator', 'operator');
+  await tenants.createTenant('fast-path', 'Fast path partner', 'partner');
+  await tenants.createTenant('fast-path-b', 'Fast path other partner', 'partner');
+  const operator = await clients.createClient('fast-path-ops', ['admin']);
+  const partner = await clients.createClient('fast-path', ['partner']);
+  const other = await clients.createClient('fast-path-b', ['partner']);
+  const admin = await tokenOf(http, operator.clientId, operator.clientSecret);
+  const linked = await http
+    .post('/admin/accounts')
+    .set('Authorization', `Bearer ${admin}`)
+    .send({ tenant: 'fast-path', platform: 'kraken', identity: 'fast-path-trading', source: 'csv' })
+    .expect(201);
+  const accountId = linked.body.accountId as string;
+  await http
+    .post(`/admin/accounts/${accountId}/import?tenant=fast-path`)
+    .set('Authorization', `Bearer ${admin}`)
+    .set('Content-Type', 'text/csv')
+    .send(csvOf(simpleHistory('fast-path')))
+    .expect(200);
+  return {
+    accountId,
+    partner: { clientId: partner.clientId, secret: partner.clientSecret },
+    other: { clientId: other.clientId, secret: other.clientSecret },
+  };
+}
+
 describe('cached balances fast path (e2e)', () => {
   const clock = new ManualClock(new Date());
-  const accountId = sandboxId('account:sandbox:kraken-trading');
-  const path = `/v1/api/account/${accountId}/balances`;
+  let accountId: string;
+  let path: string;
+  let own: Awaited<ReturnType<typeof ownFixtures>>;
   const logs = new LogCapture();
   let app: NestExpressApplication;
   let http: TestAgent;
@@ -54,9 +94,7 @@ describe('cached balances fast path (e2e)', () => {
   let token: string;
   const intercepted = jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
 
-  const tokenFor = async (clientId: string, clientSecret: string) =>
-    (await http.post('/v1/api/token').send({ clientId, clientSecret }).expect(200)).body.result
-      .accessToken as string;
+  const tokenFor = (clientId: string, clientSecret: string) => tokenOf(http, clientId, clientSecret);
 
   /** GET (or HEAD) the balances; `route` says whether Nest's route pipeline answered it. */
   const balances = async (bearer: string, suffix = '', method: 'get' | 'head' = 'get') => {
@@ -68,13 +106,16 @@ describe('cached balances fast path (e2e)', () => {
   beforeAll(async () => {
     const schema = usingPostgres() ? await createTestSchema() : undefined;
     dropSchema = schema?.drop;
-    app = await createApp(testConfig({ LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '40' }, schema?.schema), {
-      clock,
-      logDestination: logs,
-    });
+    app = await createApp(
+      testConfig({ LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '40', SANDBOX: 'false' }, schema?.schema),
+      { clock, logDestination: logs },
+    );
     await app.init();
     http = request(app.getHttpServer());
-    token = await tokenFor(SANDBOX.partner.clientId, SANDBOX.partner.secret);
+    own = await ownFixtures(app, http);
+    accountId = own.accountId;
+    path = `/v1/api/account/${accountId}/balances`;
+    token = await tokenFor(own.partner.clientId, own.partner.secret);
   });
   afterAll(async () => {
     intercepted.mockRestore();
@@ -166,7 +207,7 @@ describe('cached balances fast path (e2e)', () => {
       msg: 'request completed',
       req: { id: 'fast-path-line', method: 'GET', url: path },
       res: { statusCode: 200 },
-      clientId: SANDBOX.partner.clientId,
+      clientId: own.partner.clientId,
     });
   });
 
@@ -191,7 +232,7 @@ describe('cached balances fast path (e2e)', () => {
 
   it('refuses a token whose client was disabled after it was cached', async () => {
     const clients = app.get(ClientsService);
-    const issued = await clients.createClient('sandbox', ['partner'], 'fast-path-disable');
+    const issued = await clients.createClient('fast-path', ['partner'], 'fast-path-disable');
     const own = await tokenFor('fast-path-disable', issued.clientSecret);
     await balances(own);
     expect((await balances(own)).route).toBe(false);
@@ -201,7 +242,7 @@ describe('cached balances fast path (e2e)', () => {
 
   it('runs the route’s scope guard: a token without `partner` gets the route’s 403', async () => {
     const clients = app.get(ClientsService);
-    const issued = await clients.createClient('operator', ['admin'], 'fast-path-admin-only');
+    const issued = await clients.createClient('fast-path-ops', ['admin'], 'fast-path-admin-only');
     const adminOnly = await tokenFor('fast-path-admin-only', issued.clientSecret);
     const route = await balances(adminOnly, '?forceRefresh=false'); // verifies the token
     await balances(token); // this tenant's balances are cached
@@ -222,7 +263,7 @@ describe('cached balances fast path (e2e)', () => {
 
   it('never answers another tenant from this tenant’s cache: 404 from the route', async () => {
     await balances(token);
-    const other = await tokenFor(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
+    const other = await tokenFor(own.other.clientId, own.other.secret);
     const res = await balances(other);
     expect(res.res.status).toBe(404);
   });
@@ -237,7 +278,7 @@ describe('cached balances fast path (e2e)', () => {
 
   it('counts against the client’s rate limit like the route, and answers 429 as the route does', async () => {
     const clients = app.get(ClientsService);
-    const issued = await clients.createClient('sandbox', ['partner'], 'fast-path-limited');
+    const issued = await clients.createClient('fast-path', ['partner'], 'fast-path-limited');
     const limited = await tokenFor('fast-path-limited', issued.clientSecret);
     await balances(token);
     const seen: { status: number; route: boolean; remaining: string | undefined }[] = [];
@@ -320,8 +361,6 @@ class PassThroughInterceptor implements NestInterceptor {
 }
 
 describe('cached balances fast path, when the route changes (e2e)', () => {
-  const accountId = sandboxId('account:sandbox:kraken-trading');
-  const path = `/v1/api/account/${accountId}/balances`;
   const handler = AccountsController.prototype.balances;
   // Spied here, not when the file loads: the first block restores its own spy of the same method.
   let intercepted: ReturnType<typeof jest.spyOn>;
@@ -329,19 +368,18 @@ describe('cached balances fast path, when the route changes (e2e)', () => {
     intercepted = jest.spyOn(EnvelopeInterceptor.prototype, 'intercept');
   });
 
-  /** An application whose balances route has `key` metadata `value` added, and a partner token. */
+  /** An application whose balances route has `key` metadata `value` added (no sandbox), and a partner token. */
   const appWith = async (key: string, value: unknown[]) => {
     Reflect.defineMetadata(key, value, handler);
     const schema = usingPostgres() ? await createTestSchema() : undefined;
-    const app = await createApp(testConfig({ LOG_LEVEL: 'info' }, schema?.schema), { logs: false });
+    const app = await createApp(testConfig({ LOG_LEVEL: 'info', SANDBOX: 'false' }, schema?.schema), {
+      logs: false,
+    });
     await app.init();
     const http = request(app.getHttpServer());
-    const token = (
-      await http
-        .post('/v1/api/token')
-        .send({ clientId: SANDBOX.partner.clientId, clientSecret: SANDBOX.partner.secret })
-        .expect(200)
-    ).body.result.accessToken as string;
+    const own = await ownFixtures(app, http);
+    const token = await tokenOf(http, own.partner.clientId, own.partner.secret);
+    const path = `/v1/api/account/${own.accountId}/balances`;
     const get = async (headers: Record<string, string> = {}) => {
       intercepted.mockClear();
       const res = await http.get(path).set({ Authorization: `Bearer ${token}`, ...headers });

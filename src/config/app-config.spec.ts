@@ -129,3 +129,24 @@ describe('loadConfig', () => {
     });
   });
 });
+
+// From test/token-limits.e2e-spec.ts: the parsing alone (no application needed).
+describe('TRUST_PROXY configuration', () => {
+  it.each([
+    ['', false],
+    ['false', false],
+    ['0', false],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.7,::1', ['10.0.0.0/8', '192.168.1.7', '::1']],
+  ])('accepts %j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each(['yes', '10.0.0.0/33', '300.1.1.1', '-1', 'loopback,,'])(
+    'rejects %j naming the variable',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    },
+  );
+});

@@ -3,7 +3,7 @@
  * issuance and verification, secret rotation, the OpenAPI document and the clients generated from
  * it. One application for all of these suites (test/e2e/README.md), on real time, with request and
  * bearer-failure limits out of the way (secret-rotation and malformed-bearer-and-dates send many
- * requests; the limits themselves are tested in test/token-limits.e2e-spec.ts and platform).
+ * requests; the limits themselves are tested in test/e2e/limits.e2e-spec.ts).
  */
 import { useE2eWorld } from '../support/e2e-world.js';
 import './http/problem-detail.cases.js';

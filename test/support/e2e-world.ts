@@ -132,6 +132,11 @@ export interface SuiteApp extends TestApp {
   admin: Credentials;
   /** Another partner tenant of the suite's own (for isolation checks without the sandbox). */
   newTenant(prefix?: string): Promise<SuiteTenant>;
+  /**
+   * Closes the file's app itself, for a test of what closing does: only in the file's last suite
+   * (no suite after it gets an app). The file's own close afterwards does nothing more.
+   */
+  closeApp(): Promise<void>;
 }
 
 interface World {
@@ -146,27 +151,49 @@ let world: World | undefined;
 
 /** Registers the file's app: started before its first suite, closed after its last. */
 export function useE2eWorld(options: WorldOptions = {}): void {
-  if (world) throw new Error('useE2eWorld() once per test file');
-  const state: World = { options: { sandbox: true, ...options }, clock: new SuiteClock(), suites: 0 };
-  world = state;
-  beforeAll(async () => {
-    const given = state.options.overrides;
-    const overrides = {
-      ...(state.options.sandbox ? {} : { SANDBOX: 'false' }),
-      ...(typeof given === 'function' ? await given() : given),
-    };
-    state.clock.startAt(state.options.startAt);
-    state.app = state.options.logs
-      ? await startLoggingApp(overrides, state.clock, state.options.logs)
-      : await startTestApp(overrides, { clock: state.clock });
-    state.clock.run();
-    state.admin = state.options.sandbox
-      ? { ...SANDBOX.admin }
-      : await createClient(state.app, await createTenant(state.app, 'e2e-operator', 'operator'), ['admin']);
-  });
+  const state = register(options);
+  beforeAll(() => start(state));
   afterAll(async () => {
     await state.app?.close();
   });
+}
+
+/**
+ * As `useE2eWorld`, but the app starts now, while the file loads (`await startE2eWorld(…)` at the
+ * top level of the spec file, after its suites' imports): for a file that makes tests of what the
+ * app serves (the fuzz suite's tests are the served document's operations). Suites registered
+ * after it (a function the spec file calls with the app) run after the imported ones.
+ */
+export async function startE2eWorld(options: WorldOptions = {}): Promise<TestApp> {
+  const state = register(options);
+  await start(state);
+  afterAll(async () => {
+    await state.app?.close();
+  });
+  return state.app!;
+}
+
+function register(options: WorldOptions): World {
+  if (world) throw new Error('useE2eWorld() once per test file');
+  const state: World = { options: { sandbox: true, ...options }, clock: new SuiteClock(), suites: 0 };
+  world = state;
+  return state;
+}
+
+async function start(state: World): Promise<void> {
+  const given = state.options.overrides;
+  const overrides = {
+    ...(state.options.sandbox ? {} : { SANDBOX: 'false' }),
+    ...(typeof given === 'function' ? await given() : given),
+  };
+  state.clock.startAt(state.options.startAt);
+  state.app = state.options.logs
+    ? await startLoggingApp(overrides, state.clock, state.options.logs)
+    : await startTestApp(overrides, { clock: state.clock });
+  state.clock.run();
+  state.admin = state.options.sandbox
+    ? { ...SANDBOX.admin }
+    : await createClient(state.app, await createTenant(state.app, 'e2e-operator', 'operator'), ['admin']);
 }
 
 /**
@@ -211,6 +238,7 @@ export async function startSuite(
       closed = true;
       state.clock.use(undefined);
     },
+    closeApp: () => app.close(),
   };
 }
 

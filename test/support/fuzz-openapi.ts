@@ -1,5 +1,5 @@
 /**
- * Request generators for the OpenAPI-driven fuzz test (test/fuzz.e2e-spec.ts): every operation of
+ * Request generators for the OpenAPI-driven fuzz test (test/e2e/contract/fuzz.cases.ts): every operation of
  * the served document becomes a fast-check arbitrary of whole requests (path, query, headers,
  * body), mixing values that fit the schema, sandbox ids that exist, and junk.
  */

@@ -17,8 +17,12 @@
  * It is only computed when needed: each baseline also records the next transaction id to be
  * assigned (`pg_snapshot_xmax(pg_current_snapshot())`); only a transaction that writes takes an
  * id, so when that marker has not moved after a rejected request nothing was written and the
- * contents need no hashing (always the case on PGlite; on a shared Postgres server other
- * schemas' suites move it, and the contents are compared every time).
+ * contents need no hashing. When it has moved (the audit entry of most refused requests; on a
+ * shared Postgres server, other schemas' suites every time), one scan of the tables finds those
+ * that may differ from the baseline: rows whose `xmin` (the writing transaction) is not older
+ * than the baseline's oldest running transaction, or another row count. Only those tables are
+ * hashed again and compared; the others hold exactly the rows they held. A new baseline likewise
+ * hashes only the tables changed since the last contents taken.
  * - The audit trail (`audit_entry`, `audit_chain`) is left out: it records refused requests too,
  *   by design (docs/audit.md), so a rejected write appends an entry and changes nothing else.
  * - `api_client.last_used_at` is left out: it is written fire-and-forget after a token is issued
@@ -36,7 +40,8 @@
 import fc from 'fast-check';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
 import {
   operationsOf,
   poolFor,
@@ -45,7 +50,7 @@ import {
   type Operation,
   type Pools,
   type RequestSpec,
-} from './support/fuzz-openapi.js';
+} from '../../support/fuzz-openapi.js';
 
 const TOTAL = Number(process.env.FUZZ_TOTAL ?? 2400);
 /**
@@ -138,10 +143,18 @@ async function warmUpCursors(): Promise<void> {
   }
 }
 
+/** Per table, `count:md5` of its rows; and from which transaction on a change would be new. */
+interface TablesState {
+  /** The oldest transaction id (xid8) that may not be in `tables`: running or not yet started. */
+  since: string;
+  tables: Map<string, string>;
+}
+
 class Fingerprint {
   private constructor(
     private readonly dataSource: DataSource,
-    private readonly small: string,
+    /** Per small table: the SELECT of its `count:md5` (as a row `t`, `h`). */
+    private readonly selects: Map<string, string>,
     private readonly big: string,
   ) {}
 
@@ -150,7 +163,7 @@ class Fingerprint {
       `SELECT table_name FROM information_schema.tables
         WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
     )) as { table_name: string }[];
-    const small: string[] = [];
+    const small = new Map<string, string>();
     const big: string[] = [];
     for (const { table_name: name } of tables) {
       if (RECORD_TABLES.has(name)) continue;
@@ -159,9 +172,10 @@ class Fingerprint {
         ? `(to_jsonb(r) - ARRAY[${VOLATILE_COLUMNS[name].map((c) => `'${c}'`).join(', ')}]::text[])::text`
         : 'r::text';
       const select = `SELECT '${name}' AS t, count(*)::text || ':' || coalesce(md5(string_agg(${row}, '|' ORDER BY ${row})), '') AS h FROM "${name}" r`;
-      (n > BIG_TABLE_ROWS ? big : small).push(select);
+      if (n > BIG_TABLE_ROWS) big.push(select);
+      else small.set(name, select);
     }
-    return new Fingerprint(dataSource, small.join(' UNION ALL '), big.join(' UNION ALL '));
+    return new Fingerprint(dataSource, small, big.join(' UNION ALL '));
   }
 
   /**
@@ -177,21 +191,62 @@ class Fingerprint {
   }
 
   /** The marker first: a write landing in between makes the next comparison look at contents. */
-  async baseline(): Promise<{ marker: string; tables: Map<string, string> }> {
+  async baseline(previous?: TablesState): Promise<{ marker: string; state: TablesState }> {
     const marker = await this.marker();
-    return { marker, tables: await this.take() };
+    return { marker, state: await this.take(previous) };
   }
 
-  take(): Promise<Map<string, string>> {
-    return this.run(this.small);
+  /**
+   * The small tables' contents now. Given an earlier state, only the tables that may differ from
+   * it are hashed again: the others provably hold what they held then (see \`touched\`).
+   */
+  async take(previous?: TablesState): Promise<TablesState> {
+    const [{ since }] = (await this.dataSource.query(
+      'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS since',
+    )) as { since: string }[];
+    if (!previous) return { since, tables: await this.run([...this.selects.values()].join(' UNION ALL ')) };
+    const touched = await this.touched(previous);
+    const tables = new Map(previous.tables);
+    if (touched.length) {
+      const rehashed = await this.run(touched.map((name) => this.selects.get(name)!).join(' UNION ALL '));
+      for (const [name, hash] of rehashed) tables.set(name, hash);
+    }
+    return { since, tables };
+  }
+
+  /**
+   * The small tables that may have changed since \`previous\`: those with a row written by a
+   * transaction that was running or not yet started when \`previous\` was taken (every insert and
+   * update leaves its writer's id in the row's \`xmin\`), or with another number of rows (a
+   * delete). A table with neither holds exactly the rows it held then: only those are skipped.
+   * One scan of each table, no hashing: most rejected requests write nothing but their audit
+   * entry (not fingerprinted), and this is what tells so.
+   */
+  private async touched(previous: TablesState): Promise<string[]> {
+    this.probes++;
+    const start = Date.now();
+    // age(xmin): transactions between the row's writer and the next id to be assigned.
+    const window = `(SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint - ${BigInt(previous.since)})`;
+    const sql = [...this.selects.keys()]
+      .map(
+        (name) =>
+          `SELECT '${name}' AS t, count(*)::int AS n, count(*) FILTER (WHERE age(r.xmin) <= ${window})::int AS fresh FROM "${name}" r`,
+      )
+      .join(' UNION ALL ');
+    const rows = (await this.dataSource.query(sql)) as { t: string; n: number; fresh: number }[];
+    this.ms += Date.now() - start;
+    return rows
+      .filter((row) => row.fresh > 0 || `${row.n}` !== previous.tables.get(row.t)?.split(':')[0])
+      .map((row) => row.t);
   }
 
   takeBig(): Promise<Map<string, string>> {
     return this.run(this.big);
   }
 
-  /** How many fingerprints were taken and how long they took, for the summary line. */
+  /** How many tables were hashed, probes made and how long both took, for the summary line. */
   count = 0;
+  probes = 0;
   ms = 0;
   markers = 0;
 
@@ -199,7 +254,7 @@ class Fingerprint {
     if (!sql) return new Map();
     const start = Date.now();
     const rows = (await this.dataSource.query(sql)) as { t: string; h: string }[];
-    this.count++;
+    this.count += rows.length;
     this.ms += Date.now() - start;
     return new Map(rows.map((r) => [r.t, r.h]));
   }
@@ -337,24 +392,26 @@ function describeFailure(spec: RequestSpec, res: Response | undefined, problems:
 
 async function check(spec: RequestSpec): Promise<void> {
   const write = spec.method !== 'get';
-  if (write && !baseline) baseline = await fingerprint.baseline();
+  if (write && !baseline) baseline = await fingerprint.baseline(known);
   const res = await send(spec);
   const problems = problemsOf(spec, res);
   if (res.status >= 200 && res.status < 300) harvestCursors(parse(res));
   if (EXPLORE) tally(spec, res);
   if (!write || (res.status >= 200 && res.status < 400)) {
     // A GET may write legitimately (forceRefresh); an accepted write changes the database.
+    if (baseline) known = baseline.state;
     baseline = undefined;
   } else {
     const marker = await fingerprint.marker();
     if (marker !== baseline!.marker) {
       // Some transaction wrote since the baseline: compare the contents.
-      const tables = await fingerprint.take();
-      const changed = changedTables(baseline!.tables, tables);
+      const state = await fingerprint.take(baseline!.state);
+      const changed = changedTables(baseline!.state.tables, state.tables);
+      known = state;
       if (changed.length) {
         problems.push(`database changed by a rejected request: ${changed.join(', ')}`);
         baseline = undefined;
-      } else baseline = { marker, tables };
+      } else baseline = { marker, state };
     }
   }
   if (!problems.length) return;
@@ -384,80 +441,95 @@ function tally(spec: RequestSpec, res: Response): void {
   statuses.set(key, counts);
 }
 
-// Set up at module load: the operations (tests) come from the document the running app serves.
-const started = Date.now();
-const t: TestApp = await startTestApp({
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  MARKET_RATE_LIMIT_PER_MINUTE: '1000000',
-  TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
-});
-let doc: OpenApiDoc;
+/** The suite's handle on the file's app, and what the run needs of it (set up in beforeAll). */
+let t: SuiteApp;
 let operations: Operation[];
 let tokens: { partner: string; admin: string; tenantB: string };
 let pools: Pools;
 let fingerprint: Fingerprint;
 let bigTablesBefore: Map<string, string>;
-try {
-  doc = (await t.http.get('/docs-json').expect(200)).body as OpenApiDoc;
-  operations = order(operationsOf(doc));
-  tokens = {
-    partner: await t.token(SANDBOX.partner.clientId, SANDBOX.partner.secret),
-    admin: await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),
-    tenantB: await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret),
-  };
-  pools = await fetchPools();
-  await warmUpCursors();
-  fingerprint = await Fingerprint.create(t.app.get(DataSource));
-  bigTablesBefore = await fingerprint.takeBig();
-} catch (error) {
-  await t.close();
-  throw error;
-}
 const credentials = Object.values(SANDBOX).map((c) => [c.clientId, c.secret]);
-const runsPerOperation = planRuns(operations);
 
 let sent = 0;
 let failedOperations = 0;
-let baseline: { marker: string; tables: Map<string, string> } | undefined;
+let baseline: { marker: string; state: TablesState } | undefined;
+/** The last contents taken: a new baseline hashes again only the tables changed since. */
+let known: TablesState | undefined;
 
-describe('fuzzing every OpenAPI operation (e2e)', () => {
-  afterAll(async () => {
-    process.stdout.write(
-      `fuzz: ${operations.length} operations, ${sent} requests, ${fingerprint.markers} markers, ${fingerprint.count} fingerprints ` +
-        `(${(fingerprint.ms / 1000).toFixed(1)} s), ${((Date.now() - started) / 1000).toFixed(1)} s in all\n`,
-    );
-    if (EXPLORE) {
-      process.stdout.write(`${[...explored.values()].join('\n\n')}\n`);
-      for (const [op, counts] of statuses) process.stdout.write(`${op} ${JSON.stringify(counts)}\n`);
-    }
-    await t.close();
-  });
+/**
+ * The fuzz suite, one test per operation of `doc`: the document the file's app serves, fetched
+ * while the file loads (test/e2e/contract.e2e-spec.ts), since jest wants the tests then. The
+ * rest (tokens, the sandbox's ids, cursors, the fingerprint) is read when the suite starts, after
+ * the file's other suites: it fuzzes the sandbox as they left it, and must come last, since it
+ * writes anything anywhere (deletes last).
+ */
+export function describeFuzz(doc: OpenApiDoc): void {
+  operations = order(operationsOf(doc));
+  const runsPerOperation = planRuns(operations);
+  let started = 0;
 
-  it('finds the operations in the served document', () => {
-    expect(operations.length).toBeGreaterThan(20);
-    expect([...runsPerOperation.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(TOTAL);
-  });
-
-  it.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
-    '%s',
-    async (_name, operation) => {
-      failedOperations++;
-      await fc.assert(fc.asyncProperty(requestFor(operation, pools, credentials), check), {
-        numRuns: runsPerOperation.get(operation)!,
-        seed: SEED,
+  describe('fuzzing every OpenAPI operation (e2e)', () => {
+    beforeAll(async () => {
+      started = Date.now();
+      t = await startSuite({
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        MARKET_RATE_LIMIT_PER_MINUTE: '1000000',
+        TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
       });
-      failedOperations--;
-    },
-    180_000,
-  );
+      // Listening once, not per request as supertest does otherwise: ~0.3 ms a request.
+      await t.app.listen(0, '127.0.0.1');
+      tokens = {
+        partner: await t.token(SANDBOX.partner.clientId, SANDBOX.partner.secret),
+        admin: await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),
+        tenantB: await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret),
+      };
+      pools = await fetchPools();
+      await warmUpCursors();
+      fingerprint = await Fingerprint.create(t.app.get(DataSource));
+      bigTablesBefore = await fingerprint.takeBig();
+    });
+    afterAll(async () => {
+      process.stdout.write(
+        `fuzz: ${operations.length} operations, ${sent} requests, ${fingerprint.markers} markers, ${fingerprint.probes} probes, ${fingerprint.count} tables hashed ` +
+          `(${(fingerprint.ms / 1000).toFixed(1)} s), ${((Date.now() - started) / 1000).toFixed(1)} s in all\n`,
+      );
+      if (EXPLORE) {
+        process.stdout.write(`${[...explored.values()].join('\n\n')}\n`);
+        for (const [op, counts] of statuses) process.stdout.write(`${op} ${JSON.stringify(counts)}\n`);
+      }
+      // The app is the file's and stays up: stop listening; supertest listens per request again.
+      const server = t.app.getHttpServer();
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+      await t.close();
+    });
 
-  it('leaves the large tables (market history) untouched', async () => {
-    const after = await fingerprint.takeBig();
-    expect(changedTables(bigTablesBefore, after)).toEqual([]);
-  });
+    it('finds the operations in the served document', () => {
+      expect(operations.length).toBeGreaterThan(20);
+      expect([...runsPerOperation.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(TOTAL);
+    });
 
-  it(`sent at least ${TOTAL} requests`, () => {
-    // A failing property stops at its first counterexample (after shrinking): fewer requests then.
-    if (failedOperations === 0) expect(sent).toBeGreaterThanOrEqual(TOTAL);
+    it.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
+      '%s',
+      async (_name, operation) => {
+        failedOperations++;
+        await fc.assert(fc.asyncProperty(requestFor(operation, pools, credentials), check), {
+          numRuns: runsPerOperation.get(operation)!,
+          seed: SEED,
+        });
+        failedOperations--;
+      },
+      180_000,
+    );
+
+    it('leaves the large tables (market history) untouched', async () => {
+      const after = await fingerprint.takeBig();
+      expect(changedTables(bigTablesBefore, after)).toEqual([]);
+    });
+
+    it(`sent at least ${TOTAL} requests`, () => {
+      // A failing property stops at its first counterexample (after shrinking): fewer requests then.
+      if (failedOperations === 0) expect(sent).toBeGreaterThanOrEqual(TOTAL);
+    });
   });
-});
+}

@@ -4,20 +4,25 @@
  * simulations are capped per client (429) and per instance (503), both with Retry-After; the
  * work is bounded (400 naming horizon_years); the worker computes exactly what the request's
  * thread computed before.
+ *
+ * On the file's app (test/e2e/contract.e2e-spec.ts: one worker, room for one more waiting, one
+ * simulation per client, seeded at 2026-03-15T12:00Z as this suite's clock starts), with clients
+ * of tenants of its own: it comes after the fuzz suite, which writes anything into `sandbox`
+ * (assumptions change the figures, accounts get deleted). Last of the file: its last test closes
+ * the app.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Response } from 'supertest';
-import { ManualClock } from '../src/common/clock/clock.js';
-import { formatPercent, formatUsd } from '../src/domain/money/format.js';
-import { simulatePortfolio } from '../src/domain/simulation/monte-carlo.js';
-import { resolveAssumptions } from '../src/domain/simulation/return-assumptions.js';
-import { sandboxId } from '../src/modules/sandbox/sandbox-ids.js';
-import { MarketHistoryService } from '../src/modules/simulation/market-history.service.js';
-import { SimulationPool } from '../src/modules/simulation/simulation-pool.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { bearer } from './factories/accounts.factory.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
+import { ManualClock } from '../../../src/common/clock/clock.js';
+import { formatPercent, formatUsd } from '../../../src/domain/money/format.js';
+import { simulatePortfolio } from '../../../src/domain/simulation/monte-carlo.js';
+import { resolveAssumptions } from '../../../src/domain/simulation/return-assumptions.js';
+import { MarketHistoryService } from '../../../src/modules/simulation/market-history.service.js';
+import { SimulationPool } from '../../../src/modules/simulation/simulation-pool.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { bearer, createAccount, csvOf, importCsv, simpleHistory } from '../../factories/accounts.factory.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
 
 const PINNED_SCENARIOS = [
   { name: 'bull', cagr: '88.46%', terminal_usd: '$35,516.87' },
@@ -62,18 +67,27 @@ const LONG = { ...HEAVIEST, horizon_years: 5 };
 const SHORT = { ...HEAVIEST, portfolio: [{ symbol: 'BTC', weight: 1 }], horizon_years: 1 };
 
 describe('POST /qsim/simulate in the worker pool (e2e)', () => {
-  let t: TestApp;
+  let t: SuiteApp;
   let partner: string;
   let partnerB: string;
+  /** The balances of an account of the partner's tenant (a CSV history imported). */
+  let balancesPath: string;
 
   beforeAll(async () => {
     // One worker and room for one more waiting: the instance holds two simulations at a time.
-    t = await startTestApp(
+    t = await startSuite(
       { SIMULATION_WORKERS: '1', SIMULATION_QUEUE: '1', SIMULATION_PER_CLIENT: '1' },
-      { clock: new ManualClock(START) },
+      { clock: new ManualClock(START), tenant: 'simulate' },
     );
     partner = await t.token();
-    partnerB = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
+    const b = await t.newTenant('simulate-b');
+    partnerB = await t.token(b.clientId, b.secret);
+    const admin = await t.token(t.admin.clientId, t.admin.secret);
+    const account = await createAccount(t, admin, { tenant: t.tenant!.slug, identity: 'simulate-pool' });
+    await importCsv(t, admin, account.accountId, csvOf(simpleHistory('simulate')), t.tenant!.slug).expect(
+      200,
+    );
+    balancesPath = `/v1/api/account/${account.accountId}/balances`;
   });
   let closed = false;
   afterAll(async () => {
@@ -165,7 +179,6 @@ describe('POST /qsim/simulate in the worker pool (e2e)', () => {
   });
 
   it('keeps liveness and a cached read fast while the heaviest allowed simulations run', async () => {
-    const balancesPath = `/v1/api/account/${sandboxId('account:sandbox:kraken-trading')}/balances`;
     await t.http.get(balancesPath).set(bearer(partner)).expect(200); // now cached
     const started = performance.now();
     const running = [simulate(partner, HEAVIEST), simulate(partnerB, HEAVIEST)];
@@ -214,7 +227,7 @@ describe('POST /qsim/simulate in the worker pool (e2e)', () => {
   });
 
   it('answers 503 with Retry-After when every worker is busy and the queue is full', async () => {
-    const third = await t.app.get(ClientsService).createClient('sandbox', ['partner'], 'simulate-third');
+    const third = await t.app.get(ClientsService).createClient(t.tenant!.slug, ['partner'], 'simulate-third');
     const thirdToken = await t.token(third.clientId, third.clientSecret);
     const running = [simulate(partner, LONG).then((r) => r), simulate(partnerB, LONG).then((r) => r)];
     await admitted(2);
@@ -250,6 +263,7 @@ describe('POST /qsim/simulate in the worker pool (e2e)', () => {
     const started = performance.now();
     closed = true;
     await t.close();
+    await t.closeApp();
     expect(piscina.threads).toHaveLength(0);
     expect(performance.now() - started).toBeLessThan(10_000);
   });

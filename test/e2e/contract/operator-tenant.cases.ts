@@ -3,18 +3,18 @@
  * partner data; an admin token has no partner scope unless given one, and every admin request
  * names the tenant it acts on (only the list may span all tenants, and each row names its tenant).
  * Also: a database seeded before operator tenants existed (sandbox-admin in tenant `sandbox` with
- * partner and admin) is put right on start-up.
+ * partner and admin) is put right on start-up: operator-migration.cases.ts, on applications of its
+ * own.
+ *
+ * The first suite reads the sandbox's tenants as seeded ("has no accounts": every account is in
+ * `sandbox` or `sandbox-b`): it comes before the suites that create tenants of their own.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { OperatorTenant1795500184242 } from '../migrations/1795500184242-OperatorTenant.js';
-import { sandboxId, sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenancyRepository } from '../src/modules/tenancy/tenancy.repository.js';
-import { bearer, csvOf, importCsv, simpleHistory } from './factories/accounts.factory.js';
-import { createTestSchema, SANDBOX, startTestApp, usingPostgres, type TestApp } from './support/test-app.js';
+import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { TenancyRepository } from '../../../src/modules/tenancy/tenancy.repository.js';
+import { bearer, csvOf, importCsv, simpleHistory } from '../../factories/accounts.factory.js';
+import { startSuite } from '../../support/e2e-world.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
 
 const claimsOf = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -29,7 +29,7 @@ describe('operator tenant and tenant-naming admin API (e2e)', () => {
   let partnerB: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startSuite();
     [admin, partner, partnerB] = await Promise.all([
       t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret),
       t.token(),
@@ -217,59 +217,4 @@ describe('operator tenant and tenant-naming admin API (e2e)', () => {
       await t.http.get('/v1/api/accounts').set(bearer(token)).expect(200);
     });
   });
-});
-
-describe('a database seeded before the operator tenant existed (e2e)', () => {
-  it('moves sandbox-admin from tenant `sandbox` (partner, admin) to `operator` (admin) on start-up', async () => {
-    const schema = usingPostgres() ? await createTestSchema() : undefined;
-    const dir = schema ? undefined : mkdtempSync(join(tmpdir(), 'operator-migration-'));
-    const overrides: Record<string, string> = dir ? { DATA_DIR: join(dir, 'data') } : {};
-    try {
-      // Today's database, then rolled back to the old shape: no `kind`, the admin in `sandbox`.
-      const first = await startTestApp(overrides, { schema: schema?.schema });
-      const dataSource = first.app.get(DataSource);
-      const runner = dataSource.createQueryRunner();
-      try {
-        await new OperatorTenant1795500184242().down(runner);
-        await runner.query(`DELETE FROM "migrations" WHERE "name" = $1`, ['OperatorTenant1795500184242']);
-        await runner.query(
-          `UPDATE "api_client" SET "tenant_id" = $1, "scopes" = '{partner,admin}' WHERE "client_id" = 'sandbox-admin'`,
-          [sandboxTenantId('sandbox')],
-        );
-        await runner.query(`DELETE FROM "tenant" WHERE "slug" = 'operator'`);
-      } finally {
-        await runner.release();
-      }
-      await first.close();
-
-      const second = await startTestApp(overrides, { schema: schema?.schema });
-      try {
-        const kinds = await second.app
-          .get(DataSource)
-          .query(`SELECT "slug", "kind" FROM "tenant" ORDER BY "slug"`);
-        expect(kinds).toEqual([
-          { slug: 'operator', kind: 'operator' },
-          { slug: 'sandbox', kind: 'partner' },
-          { slug: 'sandbox-b', kind: 'partner' },
-        ]);
-        const admin = await second.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
-        expect(claimsOf(admin)).toMatchObject({ tid: OPERATOR_TENANT_ID, scope: 'admin' });
-        await second.http.get('/v1/api/accounts').set(bearer(admin)).expect(403);
-        await second.http
-          .get('/admin/accounts?tenant=operator')
-          .set(bearer(admin))
-          .expect(200, {
-            accounts: [],
-            nextCursor: null,
-            counts: { syncing: 0, synced: 0, reconnect_required: 0, error: 0 },
-            needsReview: 0,
-          });
-      } finally {
-        await second.close();
-      }
-    } finally {
-      if (dir) rmSync(dir, { recursive: true, force: true });
-      await schema?.drop();
-    }
-  }, 120_000);
 });

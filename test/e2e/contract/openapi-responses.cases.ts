@@ -1,23 +1,20 @@
 /**
  * The served OpenAPI document describes what the service really answers (issue #13 item 2): live
  * responses of EVERY operation, a success and at least one error each, are validated against the
- * document by openapi-backend's response validator (ajv). The run fails when an operation of the
- * document was not exercised, when a status or media type is not documented for the operation,
- * or when a body does not match its schema.
+ * document by openapi-backend's response validator (ajv; test/support/openapi-validation.ts). The
+ * run fails when an operation of the document was not exercised, when a status or media type is
+ * not documented for the operation, or when a body does not match its schema. The 429 answers,
+ * which need low limits, are checked on the limits file's app (test/e2e/limits/openapi-429.cases.ts).
  *
- * Two adjustments to a copy of the document, for the validator only: openapi-backend validates
- * `application/json` bodies alone, so `application/problem+json` is given to it under that name;
- * and named object schemas get `additionalProperties: false`, so a field the service sends but the
- * document does not describe fails too (the document itself leaves them open, as is customary).
+ * It writes into tenant `sandbox` (accounts, portfolios, lot selections, webhooks, tenants): it
+ * comes after the suites that read the sandbox as seeded.
  */
-import { OpenAPIBackend, type Document } from 'openapi-backend';
-import type { Response, Test } from 'supertest';
-import { computeCostBasis } from '../src/domain/cost-basis/index.js';
-import { JobQueue } from '../src/modules/jobs/index.js';
-import { LedgerService } from '../src/modules/ledger/index.js';
-import { sandboxId, sandboxTenantId } from '../src/modules/sandbox/sandbox-ids.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import { computeCostBasis } from '../../../src/domain/cost-basis/index.js';
+import { JobQueue } from '../../../src/modules/jobs/index.js';
+import { LedgerService } from '../../../src/modules/ledger/index.js';
+import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
 import {
   ConnectorRegistry,
   SourceAuthorizationError,
@@ -25,130 +22,37 @@ import {
   singlePage,
   type ConnectorRequest,
   type SourceConnector,
-} from '../src/modules/sources/index.js';
-import { WebhookDeliveryWorker } from '../src/modules/webhooks/index.js';
-import { SANDBOX, startTestApp, type TestApp } from './support/test-app.js';
-
-type Json = Record<string, unknown>;
-interface OperationObject {
-  operationId: string;
-  security?: unknown[];
-  requestBody?: unknown;
-  responses: Record<string, { content?: Record<string, unknown> }>;
-}
-type Doc = {
-  paths: Record<string, Record<string, OperationObject>>;
-  components: { schemas: Record<string, Json> };
-};
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+} from '../../../src/modules/sources/index.js';
+import { WebhookDeliveryWorker } from '../../../src/modules/webhooks/index.js';
+import { startSuite } from '../../support/e2e-world.js';
+import { DocumentedCalls, METHODS, responseValidator, type Doc } from '../../support/openapi-validation.js';
+import { SANDBOX, type TestApp } from '../../support/test-app.js';
 const ACCOUNT = sandboxId('account:sandbox:coinbase-main');
 const INCONSISTENT_ACCOUNT = sandboxId('account:sandbox:kraken-legacy');
 const NOBODY = '00000000-0000-4000-8000-000000000000';
 
-/** The copy the validator sees: problem+json as JSON, named object schemas closed. */
-function forValidation(served: Doc): Doc {
-  const doc = structuredClone(served);
-  const inAllOf = new Set<string>();
-  JSON.stringify(doc, (key, value: unknown) => {
-    if (key === 'allOf' && Array.isArray(value))
-      for (const part of value as Json[]) if (typeof part.$ref === 'string') inAllOf.add(part.$ref);
-    return value;
-  });
-  for (const [name, schema] of Object.entries(doc.components.schemas)) {
-    if (
-      schema.properties &&
-      schema.additionalProperties === undefined &&
-      !inAllOf.has(`#/components/schemas/${name}`)
-    )
-      schema.additionalProperties = false;
-  }
-  for (const item of Object.values(doc.paths))
-    for (const operation of Object.values(item))
-      for (const response of Object.values(operation.responses ?? {})) {
-        const content = response.content;
-        if (content?.['application/problem+json'] && !content['application/json'])
-          content['application/json'] = content['application/problem+json'];
-      }
-  return doc;
-}
-
 describe('OpenAPI document against live responses (e2e)', () => {
   let t: TestApp;
   let served: Doc;
-  let api: OpenAPIBackend;
   let partner: string;
   let admin: string;
-  const outcomes = new Map<string, { success: number[]; error: number[] }>();
-  const problems: string[] = [];
-
-  const operation = (key: string): OperationObject => {
-    const [method, path] = key.split(' ');
-    const found = served.paths[path]?.[method.toLowerCase()];
-    if (!found) throw new Error(`${key} is not in the document`);
-    return found;
-  };
-
-  /** Sends the request, validates the answer against `key`'s documentation, records coverage. */
-  const call = async (key: string, request: Test): Promise<Response> => {
-    const res = await request;
-    const op = operation(key);
-    const status = String(res.status);
-    const entry = outcomes.get(key) ?? { success: [], error: [] };
-    outcomes.set(key, entry);
-    (res.status < 400 ? entry.success : entry.error).push(res.status);
-    const documented = op.responses[status];
-    if (!documented) {
-      problems.push(`${key}: status ${status} is not documented (${JSON.stringify(res.body)})`);
-      return res;
-    }
-    const media = String(res.headers['content-type'] ?? '')
-      .split(';')[0]
-      .trim();
-    if (!documented.content) {
-      if (res.text) problems.push(`${key} ${status}: a body (${media}) where the document says none`);
-      return res;
-    }
-    if (!documented.content[media]) {
-      problems.push(`${key} ${status}: media type ${media || '(none)'} is not documented`);
-      return res;
-    }
-    if (media === 'text/csv' || media === 'text/plain' || media === 'application/x-ndjson') return res;
-    const result = api.validator.validateResponse(res.body, op.operationId, res.status);
-    if (!result.valid)
-      problems.push(`${key} ${status}: ${JSON.stringify(result.errors)}\n  body: ${res.text.slice(0, 600)}`);
-    return res;
-  };
+  let calls: DocumentedCalls;
+  const problems = () => calls.problems;
+  const call: DocumentedCalls['call'] = (key, request) => calls.call(key, request);
 
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
     // A loopback port nobody listens on: the link flow's first refresh fails fast, offline.
-    t = await startTestApp({ ESPLORA_BASE_URL: 'http://127.0.0.1:9' });
+    t = await startSuite({ ESPLORA_BASE_URL: 'http://127.0.0.1:9' });
     served = (await t.http.get('/docs-json').expect(200)).body;
-    api = new OpenAPIBackend({
-      definition: forValidation(served) as unknown as Document,
-      quick: false,
-      // ajv ignores formats it does not know; these are the ones the document uses.
-      customizeAjv: (ajv) => {
-        ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-        ajv.addFormat(
-          'date-time',
-          (text: string) =>
-            /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(text) &&
-            !Number.isNaN(Date.parse(text)),
-        );
-        ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
-        return ajv;
-      },
-    });
-    await api.init();
+    calls = new DocumentedCalls(served, await responseValidator(served));
     partner = await t.token();
     admin = await t.token(SANDBOX.admin.clientId, SANDBOX.admin.secret);
-  }, 180_000); // an application, the document compiled for ajv and two tokens: slow on a busy host
+  }, 60_000); // the document made ready for ajv and two tokens: slow on a busy host
   afterAll(() => t.close());
   beforeEach(() => {
-    problems.length = 0;
+    calls.problems.length = 0;
   });
 
   it('auth operations answer as documented', async () => {
@@ -194,7 +98,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
 
     await call('GET /.well-known/jwks.json', t.http.get('/.well-known/jwks.json'));
     await call('GET /.well-known/jwks.json', t.http.get('/.well-known/jwks.json?x=%00'));
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('account and integrity operations answer as documented (envelope)', async () => {
@@ -238,7 +142,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     const checksum = 'GET /v1/api/checksum';
     await call(checksum, t.http.get('/v1/api/checksum').set(bearer(partner)));
     await call(checksum, t.http.get('/v1/api/checksum?collectionId=nope').set(bearer(partner)));
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('link flow operations answer as documented (issue 15; envelope)', async () => {
@@ -314,7 +218,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     } finally {
       restore();
     }
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('webhook operations answer as documented (issue 18; envelope)', async () => {
@@ -368,7 +272,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     const remove = 'DELETE /v1/api/webhooks/{id}';
     await call(remove, t.http.delete(`${hooks}/${id}`).set(bearer(partner)));
     await call(remove, t.http.delete(`${hooks}/${id}`).set(bearer(partner)));
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('admin operations answer as documented', async () => {
@@ -443,7 +347,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     const remove = 'DELETE /admin/accounts/{accountId}';
     await call(remove, t.http.delete(`/admin/accounts/${id}?tenant=sandbox`).set(bearer(admin)));
     await call(remove, t.http.delete(`/admin/accounts/${id}?tenant=sandbox`).set(bearer(admin)));
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('admin tenant, client, market and support operations answer as documented', async () => {
@@ -536,7 +440,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
       'GET /admin/support/accounts/{accountId}/transactions',
       support('/transactions', 'tenant=sandbox&limit=2'),
     );
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('market, scores and portfolio operations answer as documented (problem+json errors)', async () => {
@@ -609,7 +513,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     const remove = 'DELETE /api/portfolios/{id}';
     await call(remove, t.http.delete(`/api/portfolios/${id}`).set(bearer(partner)));
     await call(remove, t.http.delete(`/api/portfolios/${id}`).set(bearer(partner)));
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('report, score and projection operations answer as documented (problem+json errors)', async () => {
@@ -803,7 +707,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     const roi = 'GET /roi/projection';
     await call(roi, t.http.get('/roi/projection?principal_usd=10000&horizon_years=5').set(bearer(partner)));
     await call(roi, t.http.get('/roi/projection?principal_usd=10000&horizon_years=500').set(bearer(partner)));
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('audit trail and report snapshot operations answer as documented (issue 18 items 4 and 6)', async () => {
@@ -860,7 +764,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     const verify = 'GET /admin/audit/verify';
     await call(verify, t.http.get('/admin/audit/verify').set(bearer(adminNow)));
     await call(verify, t.http.get('/admin/audit/verify'));
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('job queue operations answer as documented (issue 18 item 3)', async () => {
@@ -894,7 +798,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     await call(retry, t.http.post(`/admin/queues/${name}/jobs/${id}/retry`).set(bearer(adminNow)));
     await call(retry, t.http.post(`/admin/queues/${name}/jobs/${NOBODY}/retry`).set(bearer(adminNow)));
     await call(retry, t.http.post(`/admin/queues/${name}/jobs/x/retry`).set(bearer(adminNow)));
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('every secured operation answers 401 without a token and 403 without its scope; every body operation 413 past the limit', async () => {
@@ -924,51 +828,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
         }
       }
     }
-    expect(problems).toEqual([]);
-  });
-
-  it('429 answers (envelope, problem+json, RFC 6749) are documented, with Retry-After', async () => {
-    const limited = await startTestApp({
-      RATE_LIMIT_PER_MINUTE: '2',
-      MARKET_RATE_LIMIT_PER_MINUTE: '2',
-      TOKEN_RATE_LIMIT_PER_MINUTE: '2',
-    });
-    try {
-      const token = await limited.token(); // one of the two token requests of this minute
-      // Up to 80 tries: limits other than these three (per source address, say) may come first.
-      const untilLimited = async (key: string, send: () => Test) => {
-        for (let attempt = 0; attempt < 80; attempt++) {
-          const res = await call(key, send());
-          if (res.status === 429) {
-            expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-            expect(operation(key).responses['429']).toMatchObject({
-              headers: { 'Retry-After': expect.any(Object) },
-            });
-            return;
-          }
-        }
-        throw new Error(`${key}: never limited`);
-      };
-      await untilLimited('GET /api/status', () => limited.http.get('/api/status').set(bearer(token)));
-      await untilLimited('GET /v1/api/accounts', () =>
-        limited.http.get('/v1/api/accounts').set(bearer(token)),
-      );
-      await untilLimited('POST /v1/api/token', () =>
-        limited.http
-          .post('/v1/api/token')
-          .send({ clientId: SANDBOX.tenantB.clientId, clientSecret: 'wrong' }),
-      );
-      await untilLimited('POST /oauth/token', () =>
-        limited.http
-          .post('/oauth/token')
-          .auth(SANDBOX.tenantB.clientId, 'wrong')
-          .type('form')
-          .send({ grant_type: 'client_credentials' }),
-      );
-    } finally {
-      await limited.close();
-    }
-    expect(problems).toEqual([]);
+    expect(problems()).toEqual([]);
   });
 
   it('exercised every operation of the document with a success and an error', () => {
@@ -976,7 +836,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
     for (const [path, item] of Object.entries(served.paths)) {
       for (const method of Object.keys(item).filter((m) => METHODS.includes(m))) {
         const key = `${method.toUpperCase()} ${path}`;
-        const seen = outcomes.get(key);
+        const seen = calls.outcomes.get(key);
         if (!seen?.success.length) missing.push(`${key}: no success`);
         if (!seen?.error.length) missing.push(`${key}: no error`);
       }
@@ -991,6 +851,6 @@ describe('OpenAPI document against live responses (e2e)', () => {
     // + POST, GET and DELETE /taip/lot-selections (issue 19 item 2)
     // + GET and POST /taip/safe-harbor-allocation (issue 19 item 6)
     // + the job queue's GET /admin/queues, its jobs and a job's retry (issue 18 item 3).
-    expect(outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3 + 2 + 3);
+    expect(calls.outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3 + 2 + 3);
   });
 });
