@@ -108,14 +108,6 @@ export default tseslint.config(
     // Tests use the faces too: index.ts, or testing.ts for what only tests need (repositories,
     // internal services, constants), which the face rules keep out of src/.
     files: ['test/**/*.ts'],
-    // Until the other branches land (they edit these files now): then drop this list.
-    ignores: [
-      'test/balances-fast-path.e2e-spec.ts',
-      'test/openapi-responses.e2e-spec.ts',
-      'test/operator-tenant.e2e-spec.ts',
-      'test/simulate-pool.e2e-spec.ts',
-      'test/support/e2e-world.ts',
-    ],
     rules: {
       'no-restricted-imports': [
         'error',

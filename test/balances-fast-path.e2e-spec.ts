@@ -25,8 +25,7 @@ import { ManualClock } from '../src/common/clock/clock.js';
 import { EnvelopeInterceptor } from '../src/common/interceptors/envelope.interceptor.js';
 import { LedgerController as AccountsController } from '../src/modules/account-data/index.js';
 import { CachedBalancesRoute, type FastPathHttpAdapter } from '../src/modules/account-data/testing.js';
-import { ClientsService } from '../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../src/modules/tenancy/tenants.service.js';
+import { ClientsService, TenantsService } from '../src/modules/tenancy/index.js';
 import { csvOf, simpleHistory } from './factories/accounts.factory.js';
 import { createTestSchema, testConfig, usingPostgres } from './support/test-app.js';
 

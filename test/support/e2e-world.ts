@@ -32,8 +32,7 @@ import type { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../src/app.factory.js';
 import { Clock, ManualClock } from '../../src/common/clock/clock.js';
-import { ClientsService } from '../../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../../src/modules/tenancy/tenants.service.js';
+import { ClientsService, TenantsService } from '../../src/modules/tenancy/index.js';
 import {
   countAppStart,
   createTestSchema,

@@ -12,9 +12,8 @@
 import { computeCostBasis } from '../../../src/domain/cost-basis/index.js';
 import { JobQueue } from '../../../src/modules/jobs/index.js';
 import { LedgerService } from '../../../src/modules/ledger/index.js';
-import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
+import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/index.js';
+import { ClientsService, TenantsService } from '../../../src/modules/tenancy/index.js';
 import {
   ConnectorRegistry,
   SourceAuthorizationError,

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { OperatorTenant1795500184242 } from '../../../migrations/1795500184242-OperatorTenant.js';
-import { sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
+import { sandboxTenantId } from '../../../src/modules/sandbox/index.js';
 import { bearer } from '../../factories/accounts.factory.js';
 import { createTestSchema, SANDBOX, startTestApp, usingPostgres } from '../../support/test-app.js';
 

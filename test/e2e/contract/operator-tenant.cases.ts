@@ -9,9 +9,8 @@
  * The first suite reads the sandbox's tenants as seeded ("has no accounts": every account is in
  * `sandbox` or `sandbox-b`): it comes before the suites that create tenants of their own.
  */
-import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/sandbox-ids.js';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { TenancyRepository } from '../../../src/modules/tenancy/tenancy.repository.js';
+import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/index.js';
+import { ClientsService, TenancyRepository } from '../../../src/modules/tenancy/index.js';
 import { bearer, csvOf, importCsv, simpleHistory } from '../../factories/accounts.factory.js';
 import { startSuite } from '../../support/e2e-world.js';
 import { SANDBOX, type TestApp } from '../../support/test-app.js';

@@ -18,9 +18,9 @@ import { ManualClock } from '../../../src/common/clock/clock.js';
 import { formatPercent, formatUsd } from '../../../src/domain/money/format.js';
 import { simulatePortfolio } from '../../../src/domain/simulation/monte-carlo.js';
 import { resolveAssumptions } from '../../../src/domain/simulation/return-assumptions.js';
-import { MarketHistoryService } from '../../../src/modules/simulation/market-history.service.js';
-import { SimulationPool } from '../../../src/modules/simulation/simulation-pool.js';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
+import { MarketHistoryService } from '../../../src/modules/simulation/testing.js';
+import { SimulationPool } from '../../../src/modules/simulation/index.js';
+import { ClientsService } from '../../../src/modules/tenancy/index.js';
 import { bearer, createAccount, csvOf, importCsv, simpleHistory } from '../../factories/accounts.factory.js';
 import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
 

@@ -9,8 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { jest } from '@jest/globals';
-import { ClientsService } from '../../../src/modules/tenancy/clients.service.js';
-import { TenantsService } from '../../../src/modules/tenancy/tenants.service.js';
+import { ClientsService, TenantsService } from '../../../src/modules/tenancy/index.js';
 import { createTestSchema, SANDBOX, startTestApp, type TestApp } from '../../support/test-app.js';
 
 const prefix = () => `t${randomBytes(4).toString('hex')}`;
