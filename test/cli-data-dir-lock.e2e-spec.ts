@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST_CLI, DIST_MAIN, freeFixedPort, run, startService, tempDataDir } from './support/process.js';
-import { createTestSchema, usingPostgres } from './support/test-app.js';
+import { createTestSchema, usingPostgres } from './support/test-database.js';
 
 const onPGlite = usingPostgres() ? it.skip : it;
 const onPostgres = usingPostgres() ? it : it.skip;

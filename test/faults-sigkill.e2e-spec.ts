@@ -19,7 +19,7 @@
  */
 import pg from 'pg';
 import { freeFixedPort, startService, tempDataDir, type ServiceProcess } from './support/process.js';
-import { createTestSchema, SANDBOX, usingPostgres } from './support/test-app.js';
+import { createTestSchema, SANDBOX, usingPostgres } from './support/test-database.js';
 
 const ROWS = 40_000;
 /** Every row buys 0.001 BTC: the complete import holds 40 BTC. */

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
 import { DIST_MAIN, freeFixedPort, startService, tempDataDir } from './support/process.js';
-import { createTestSchema, usingPostgres } from './support/test-app.js';
+import { createTestSchema, usingPostgres } from './support/test-database.js';
 
 interface LogLine {
   level?: unknown;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { databaseEnv, freePort, run, DIST_CLI, DIST_MAIN, startService } from './support/process.js';
-import { usingPostgres } from './support/test-app.js';
+import { usingPostgres } from './support/test-database.js';
 
 interface LogLine {
   level: string;
