@@ -4,13 +4,14 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigValidationError } from './config/app-config.js';
 import { loadStartupConfig } from './config/startup-config.js';
-import { createApp } from './app.factory.js';
-import { lockEmbeddedDataDirectory } from './database/data-source-options.js';
 import { DatabaseConfigurationError } from './database/database-startup.js';
-import { DATA_DIR_LOCKED_EXIT_CODE, DataDirectoryLockedError } from './database/data-dir-lock.js';
+import {
+  DATA_DIR_LOCKED_EXIT_CODE,
+  DataDirectoryLockedError,
+  lockEmbeddedDataDirectory,
+} from './database/data-dir-lock.js';
 
 async function bootstrap(): Promise<void> {
-  const startedAt = Date.now();
   let config;
   try {
     config = loadStartupConfig();
@@ -31,6 +32,11 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
+  // The application's modules load only now: an invalid configuration or a held DATA_DIR is
+  // refused above in a fraction of a second, without loading them. Tracing (imported first,
+  // above) still hooks Nest, Express and pg before they load.
+  const { createApp } = await import('./app.factory.js');
+  const startedAt = Date.now();
   let app;
   try {
     app = await createApp(config);

@@ -11,7 +11,7 @@ import { DataSource } from 'typeorm';
 import { ConfigValidationError } from '../config/app-config.js';
 import { loadStartupConfig } from '../config/startup-config.js';
 import { openDatabase } from '../database/database.module.js';
-import { lockEmbeddedDataDirectory } from '../database/data-source-options.js';
+import { lockEmbeddedDataDirectory } from '../database/data-dir-lock.js';
 import { CliModule } from './cli.module.js';
 import type { CommandName, CommandOptions } from './program.js';
 import type { CommandAction } from './tenancy.commands.js';

@@ -12,7 +12,6 @@ import { eventLoopStalledMs, LoopTime } from '../common/clock/event-loop-stalls.
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { createPGliteDriverModule } from './pglite-driver.js';
-import { lockDataDirectory } from './data-dir-lock.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 // node-postgres parses DATE into a local-midnight Date; keep the calendar date as text instead.
@@ -244,13 +243,4 @@ export function buildDataSourceOptions(
   // Nothing touches the directory until the data source is initialized (the CLI's --help never is).
   const { Pool } = createPGliteDriverModule(dataDir, {}, inMemory ? undefined : config.DATA_DIR);
   return { ...common, driver: { Pool } };
-}
-
-/**
- * Takes this process's exclusive lock on the embedded data directory (data-dir-lock.ts), or throws
- * DataDirectoryLockedError; nothing to lock with DATABASE_URL or in memory. Opening the database
- * takes it anyway; entry points call this first to refuse with one sentence before doing anything.
- */
-export function lockEmbeddedDataDirectory(config: DatabaseConfig): void {
-  if (!config.DATABASE_URL && config.DATA_DIR !== 'memory') lockDataDirectory(config.DATA_DIR);
 }
