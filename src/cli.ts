@@ -12,6 +12,7 @@
  * command that parses loads what it needs then (src/cli/run-command.ts).
  */
 import './runtime-check.js'; // first: a too-old Node stops here, before anything else loads
+import './compile-cache.js'; // then: the modules loaded later (the application's) compile from the cache
 import { readFileSync } from 'node:fs';
 import { DomainError } from './common/errors/domain-error.js';
 import { DATA_DIR_LOCKED_EXIT_CODE, DataDirectoryLockedError } from './database/data-dir-lock.js';

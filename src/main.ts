@@ -1,5 +1,6 @@
 import './runtime-check.js'; // first: a too-old Node stops here, before anything else loads
-import './common/tracing/register.js'; // second: tracing, when configured, hooks Nest, Express and pg before they load
+import './compile-cache.js'; // then: the modules loaded later (the application's) compile from the cache
+import './common/tracing/register.js'; // next: tracing, when configured, hooks Nest, Express and pg before they load
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigValidationError } from './config/app-config.js';
