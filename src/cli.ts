@@ -6,16 +6,17 @@
  *
  * Exit status: 0 success (help and version included); 1 the command failed or was used wrongly
  * (the reason on stderr); 75 DATA_DIR is held by another process; 78 invalid configuration.
+ *
+ * The arguments are parsed before anything else loads (src/cli/program.ts, commander alone): help,
+ * version and usage errors answer at once, without the configuration, Nest or the database. A
+ * command that parses loads what it needs then (src/cli/run-command.ts).
  */
 import './runtime-check.js'; // first: a too-old Node stops here, before anything else loads
-import 'reflect-metadata';
+import './compile-cache.js'; // then: the modules loaded later (the application's) compile from the cache
 import { readFileSync } from 'node:fs';
-import { CommandFactory } from 'nest-commander';
-import { CliModule } from './cli/cli.module.js';
-import { ConfigValidationError } from './config/app-config.js';
-import { loadStartupConfig } from './config/startup-config.js';
 import { DomainError } from './common/errors/domain-error.js';
 import { DATA_DIR_LOCKED_EXIT_CODE, DataDirectoryLockedError } from './database/data-dir-lock.js';
+import { buildProgram } from './cli/program.js';
 
 /** The package's version (dist/src/cli.js → package.json at the root). */
 function packageVersion(): string {
@@ -35,26 +36,19 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadStartupConfig();
-  } catch (error) {
-    console.error(describeError(error));
-    process.exit(error instanceof ConfigValidationError ? 78 : 1);
-  }
-  // Commander answers --help, --version and usage errors itself (status 0 for help and version,
-  // 1 for usage errors) before any command runs, so they never open the database.
-  await CommandFactory.run(CliModule.forRoot(config), {
-    logger: ['error'],
-    version: packageVersion(),
-    // A failed command: one message, and the status; the application still closes (database
-    // closed, DATA_DIR lock released) before the process exits.
-    serviceErrorHandler: (error) => {
-      console.error(describeError(error));
-      process.exitCode = error instanceof DataDirectoryLockedError ? DATA_DIR_LOCKED_EXIT_CODE : 1;
-    },
-  });
-}
+const program = buildProgram({
+  version: packageVersion(),
+  run: async (name, args, options) => {
+    const { runCommand } = await import('./cli/run-command.js');
+    await runCommand(name, args, options, describeError);
+  },
+});
 
-void main();
+// Commander answers --help, --version and usage errors itself (status 0 for help and version, 1
+// for usage errors) and exits before any command runs. A failed command (or an argument its check
+// refused): one message, and the status; run-command.ts has closed the application by then
+// (database closed, DATA_DIR lock released).
+program.parseAsync(process.argv).catch((error: unknown) => {
+  console.error(describeError(error));
+  process.exitCode = error instanceof DataDirectoryLockedError ? DATA_DIR_LOCKED_EXIT_CODE : 1;
+});

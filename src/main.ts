@@ -1,16 +1,18 @@
 import './runtime-check.js'; // first: a too-old Node stops here, before anything else loads
-import './common/tracing/register.js'; // second: tracing, when configured, hooks Nest, Express and pg before they load
+import './compile-cache.js'; // then: the modules loaded later (the application's) compile from the cache
+import './common/tracing/register.js'; // next: tracing, when configured, hooks Nest, Express and pg before they load
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigValidationError } from './config/app-config.js';
 import { loadStartupConfig } from './config/startup-config.js';
-import { createApp } from './app.factory.js';
-import { lockEmbeddedDataDirectory } from './database/data-source-options.js';
 import { DatabaseConfigurationError } from './database/database-startup.js';
-import { DATA_DIR_LOCKED_EXIT_CODE, DataDirectoryLockedError } from './database/data-dir-lock.js';
+import {
+  DATA_DIR_LOCKED_EXIT_CODE,
+  DataDirectoryLockedError,
+  lockEmbeddedDataDirectory,
+} from './database/data-dir-lock.js';
 
 async function bootstrap(): Promise<void> {
-  const startedAt = Date.now();
   let config;
   try {
     config = loadStartupConfig();
@@ -31,6 +33,11 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
+  // The application's modules load only now: an invalid configuration or a held DATA_DIR is
+  // refused above in a fraction of a second, without loading them. Tracing (imported first,
+  // above) still hooks Nest, Express and pg before they load.
+  const { createApp } = await import('./app.factory.js');
+  const startedAt = Date.now();
   let app;
   try {
     app = await createApp(config);

@@ -1,7 +1,7 @@
 /**
  * SIGKILL during a CSV import (issue 6, item 6): the built service runs as a real process on a
  * database of its own (a private Postgres schema, or PGlite in a temporary DATA_DIR). A large
- * import (40,000 valid rows, ~2 MB, under the 20 MB limit) is sent and the process is killed
+ * import (20,000 valid rows, ~1 MB, under the 20 MB limit) is sent and the process is killed
  * with SIGKILL at several moments of it; the service is started again on the same database and
  * the account holds either none of the rows or all of them, never part, with balances absent or
  * matching. An import acknowledged with 200 before a kill keeps all its rows through every later
@@ -19,17 +19,17 @@
  */
 import pg from 'pg';
 import { freeFixedPort, startService, tempDataDir, type ServiceProcess } from './support/process.js';
-import { createTestSchema, SANDBOX, usingPostgres } from './support/test-app.js';
+import { createTestSchema, SANDBOX, usingPostgres } from './support/test-database.js';
 
-const ROWS = 40_000;
-/** Every row buys 0.001 BTC: the complete import holds 40 BTC. */
+const ROWS = 20_000;
+/** Every row buys 0.002 BTC: the complete import holds 40 BTC. */
 const FULL_BALANCE = '40';
 const START = Date.parse('2024-01-01T00:00:00Z');
 
 function buildCsv(rows: number): string {
   const lines = ['transactionId,timestamp,symbol,direction,amount,price,fee,transferId'];
   for (let i = 0; i < rows; i++)
-    lines.push(`kill-${i},${new Date(START + i * 60_000).toISOString()},BTC,buy,0.001,40000,,`);
+    lines.push(`kill-${i},${new Date(START + i * 60_000).toISOString()},BTC,buy,0.002,40000,,`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -249,7 +249,9 @@ describe('SIGKILL during a CSV import (e2e, process)', () => {
     const again = await startImport(accountId);
     expect({ syncStatus, lastError, again }).toEqual({
       syncStatus: 'error',
-      lastError: expect.stringMatching(/^The import of a csv file \(40000 rows\) .*did not finish/),
+      lastError: expect.stringMatching(
+        new RegExp(`^The import of a csv file \\(${ROWS} rows\\) .*did not finish`),
+      ),
       again: 200,
     });
     acknowledged.push(accountId);

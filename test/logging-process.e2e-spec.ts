@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
 import { DIST_MAIN, freeFixedPort, startService, tempDataDir } from './support/process.js';
-import { createTestSchema, usingPostgres } from './support/test-app.js';
+import { createTestSchema, usingPostgres } from './support/test-database.js';
 
 interface LogLine {
   level?: unknown;
@@ -68,69 +68,68 @@ async function runOnTerminal(env: Record<string, string>): Promise<string[]> {
 }
 
 describe('logs of the service process (e2e)', () => {
+  // One database for the file: the first start creates it (and seeds the sandbox), the next ones
+  // find it ready. What is asserted is the start-up's logs, the same either way.
+  let db: Awaited<ReturnType<typeof databaseEnv>>;
+  beforeAll(async () => {
+    db = await databaseEnv();
+  });
+  afterAll(() => db.cleanup());
+
   it('at debug: each start-up line carries the time it happened; module loading, route mapping and health probes appear at debug', async () => {
-    const db = await databaseEnv();
-    try {
-      const service = await startService({ ...db.env, LOG_LEVEL: 'debug' });
-      await fetch(`${service.base}/health/live`);
-      service.child.kill('SIGTERM');
-      await service.exited;
-      const lines = service
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as LogLine);
+    const service = await startService({ ...db.env, LOG_LEVEL: 'debug' });
+    await fetch(`${service.base}/health/live`);
+    service.child.kill('SIGTERM');
+    await service.exited;
+    const lines = service
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine);
 
-      const starting = lines.find((l) => l.msg === 'Starting Nest application...');
-      const listening = lines.find((l) => l.msg?.startsWith('Listening on http://localhost:'));
-      expect(starting).toMatchObject({ level: 'info', context: 'NestFactory' });
-      expect(listening).toMatchObject({ level: 'info', context: 'Bootstrap' });
-      // "Listening on … in N ms": N runs from the start of bootstrap (config read) to listen().
-      const startupMs = Number(/ in (\d+) ms /.exec(listening!.msg!)?.[1]);
-      expect(startupMs).toBeGreaterThan(0);
-      // Nest's first line is written when it happens, not when a buffer is flushed at the end:
-      // the start-up lines span (nearly) the whole start-up, in the order they happened.
-      expect(listening!.time! - starting!.time!).toBeGreaterThanOrEqual(startupMs * 0.8);
-      const times = lines.map((l) => l.time!);
-      expect(times).toEqual([...times].sort((a, b) => a - b));
+    const starting = lines.find((l) => l.msg === 'Starting Nest application...');
+    const listening = lines.find((l) => l.msg?.startsWith('Listening on http://localhost:'));
+    expect(starting).toMatchObject({ level: 'info', context: 'NestFactory' });
+    expect(listening).toMatchObject({ level: 'info', context: 'Bootstrap' });
+    // "Listening on … in N ms": N runs from the application's load (after the configuration was
+    // read) to listen().
+    const startupMs = Number(/ in (\d+) ms /.exec(listening!.msg!)?.[1]);
+    expect(startupMs).toBeGreaterThan(0);
+    // Nest's first line is written when it happens, not when a buffer is flushed at the end:
+    // the start-up lines span (nearly) the whole start-up, in the order they happened.
+    expect(listening!.time! - starting!.time!).toBeGreaterThanOrEqual(startupMs * 0.8);
+    const times = lines.map((l) => l.time!);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
 
-      const loading = lines.filter((l) => l.context === 'InstanceLoader');
-      const mapped = lines.filter((l) => l.context === 'RouterExplorer' && l.msg?.startsWith('Mapped {'));
-      expect(loading.length).toBeGreaterThan(10);
-      expect(mapped.length).toBeGreaterThan(10);
-      expect(new Set([...loading, ...mapped].map((l) => l.level))).toEqual(new Set(['debug']));
-      const probes = lines.filter((l) => l.msg === 'request completed' && l.req?.url?.startsWith('/health/'));
-      expect(probes.map((l) => l.req?.url)).toContain('/health/live');
-      expect(new Set(probes.map((l) => [l.level, l.res?.statusCode].join(' ')))).toEqual(
-        new Set(['debug 200']),
-      );
-    } finally {
-      await db.cleanup();
-    }
+    const loading = lines.filter((l) => l.context === 'InstanceLoader');
+    const mapped = lines.filter((l) => l.context === 'RouterExplorer' && l.msg?.startsWith('Mapped {'));
+    expect(loading.length).toBeGreaterThan(10);
+    expect(mapped.length).toBeGreaterThan(10);
+    expect(new Set([...loading, ...mapped].map((l) => l.level))).toEqual(new Set(['debug']));
+    const probes = lines.filter((l) => l.msg === 'request completed' && l.req?.url?.startsWith('/health/'));
+    expect(probes.map((l) => l.req?.url)).toContain('/health/live');
+    expect(new Set(probes.map((l) => [l.level, l.res?.statusCode].join(' ')))).toEqual(
+      new Set(['debug 200']),
+    );
   }, 120_000);
 
   it('on a terminal: readable lines (pino-pretty) with level names; LOG_FORMAT=json keeps JSON there', async () => {
-    const db = await databaseEnv();
-    try {
-      const pretty = await runOnTerminal(db.env);
-      expect(pretty.filter((line) => line.trimStart().startsWith('{'))).toEqual([]);
-      // [07:21:03.412] INFO: [Bootstrap] Listening on http://localhost:…
-      expect(pretty).toContainEqual(
-        expect.stringMatching(
-          /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: \[Bootstrap\] Listening on http:\/\/localhost:\d+ in \d+ ms /,
-        ),
-      );
-      expect(pretty).toContainEqual(
-        expect.stringMatching(
-          /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: \[NestFactory\] Starting Nest application\.\.\.$/,
-        ),
-      );
+    const pretty = await runOnTerminal(db.env);
+    expect(pretty.filter((line) => line.trimStart().startsWith('{'))).toEqual([]);
+    // [07:21:03.412] INFO: [Bootstrap] Listening on http://localhost:…
+    expect(pretty).toContainEqual(
+      expect.stringMatching(
+        /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: \[Bootstrap\] Listening on http:\/\/localhost:\d+ in \d+ ms /,
+      ),
+    );
+    expect(pretty).toContainEqual(
+      expect.stringMatching(
+        /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: \[NestFactory\] Starting Nest application\.\.\.$/,
+      ),
+    );
 
-      const json = await runOnTerminal({ ...db.env, LOG_FORMAT: 'json' });
-      const listening = json.find((line) => line.includes('Listening on http://localhost:'));
-      expect(JSON.parse(listening!)).toMatchObject({ level: 'info', context: 'Bootstrap' });
-    } finally {
-      await db.cleanup();
-    }
+    const json = await runOnTerminal({ ...db.env, LOG_FORMAT: 'json' });
+    const listening = json.find((line) => line.includes('Listening on http://localhost:'));
+    expect(JSON.parse(listening!)).toMatchObject({ level: 'info', context: 'Bootstrap' });
   }, 120_000);
 });

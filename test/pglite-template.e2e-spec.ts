@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { holdsCluster, templateFileName, templateFor } from '../src/database/pglite-template.js';
 import { run, startService, tempDataDir, type ServiceProcess } from './support/process.js';
-import { usingPostgres } from './support/test-app.js';
+import { usingPostgres } from './support/test-database.js';
 
 const CLI = resolve('dist/src/database/pglite-template-cli.js');
 const DIST_TEMPLATES = resolve('dist/pglite-template');

@@ -7,35 +7,20 @@
  * terminal and JSON lines otherwise (output.ts). The commands call the services the admin API
  * calls (TenantsService, ClientsService), so both refuse and allow the same things.
  */
-import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { Module, type INestApplicationContext } from '@nestjs/common';
 import {
-  CLIENT_SCOPES,
   ClientsService,
+  TenancyModule,
+  TenantsService,
+  type ClientScope,
   type ClientSummary,
   type IssuedSecret,
+  type TenantEntity,
 } from '../modules/tenancy/index.js';
-import type { ClientScope } from '../modules/tenancy/index.js';
-import type { TenantEntity } from '../modules/tenancy/index.js';
-import { TenantsService } from '../modules/tenancy/index.js';
 import { outputFormat, printRows, type Columns, type OutputOptions } from './output.js';
+import type { CommandName } from './program.js';
 
 const SECRET_NOTICE = 'Store the clientSecret now: it is not shown again.';
-
-/** --json and --table, on every tenant and client command. */
-abstract class OutputCommand extends CommandRunner {
-  @Option({
-    flags: '--json',
-    description: 'One JSON object per line (the default when stdout is not a terminal)',
-  })
-  parseJson(): boolean {
-    return true;
-  }
-
-  @Option({ flags: '--table', description: 'An aligned table (the default on a terminal)' })
-  parseTable(): boolean {
-    return true;
-  }
-}
 
 const TENANT_COLUMNS: Columns<TenantEntity> = [
   ['slug', (t) => t.slug],
@@ -81,215 +66,75 @@ const ISSUED_COLUMNS: Columns<IssuedSecret> = [
   ['clientSecret', (i) => i.clientSecret],
 ];
 
-@SubCommand({ name: 'create', arguments: '<slug>', description: 'Create a tenant (an advisory firm)' })
-export class TenantCreateCommand extends OutputCommand {
-  constructor(private readonly tenants: TenantsService) {
-    super();
-  }
+/** A command's work, given the running application, its operands and its options (program.ts). */
+export type CommandAction = (app: INestApplicationContext, args: string[], options: never) => Promise<void>;
 
-  async run([slug]: string[], options: OutputOptions & { name?: string; operator?: boolean }): Promise<void> {
+type TenantOptions = OutputOptions & { name?: string; operator?: boolean };
+type ClientOptions = OutputOptions & { tenant?: string };
+type CreateClientOptions = OutputOptions & { tenant: string; scopes?: ClientScope[]; clientId?: string };
+
+async function tenantCreate(app: INestApplicationContext, [slug]: string[], options: TenantOptions) {
+  const format = outputFormat(options);
+  const tenant = await app
+    .get(TenantsService)
+    .createTenant(slug!, options.name ?? slug!, options.operator ? 'operator' : 'partner');
+  printRows(
+    format,
+    [tenant],
+    (t) => ({ tenantId: t.id, slug: t.slug, name: t.name, kind: t.kind }),
+    TENANT_COLUMNS,
+  );
+}
+
+async function tenantList(app: INestApplicationContext, _args: string[], options: OutputOptions) {
+  const format = outputFormat(options);
+  printRows(format, await app.get(TenantsService).list(), tenantJson, TENANT_COLUMNS);
+}
+
+async function tenantGet(app: INestApplicationContext, [slug]: string[], options: OutputOptions) {
+  const format = outputFormat(options);
+  printRows(format, [await app.get(TenantsService).get(slug!)], tenantJson, TENANT_COLUMNS);
+}
+
+async function clientCreate(app: INestApplicationContext, _args: string[], options: CreateClientOptions) {
+  const format = outputFormat(options);
+  const issued = await app.get(ClientsService).createClient(options.tenant, options.scopes, options.clientId);
+  printRows(format, [issued], (i) => i, ISSUED_COLUMNS);
+  console.error(SECRET_NOTICE);
+}
+
+async function clientList(app: INestApplicationContext, _args: string[], options: ClientOptions) {
+  const format = outputFormat(options);
+  printRows(format, await app.get(ClientsService).listClients(options.tenant), clientJson, CLIENT_COLUMNS);
+}
+
+async function clientRotate(app: INestApplicationContext, [clientId]: string[], options: ClientOptions) {
+  const format = outputFormat(options);
+  const issued = await app.get(ClientsService).rotateSecret(clientId!, { tenant: options.tenant });
+  printRows(format, [issued], (i) => i, ISSUED_COLUMNS);
+  console.error(`${SECRET_NOTICE} The old secret no longer works.`);
+}
+
+function setDisabled(disabled: boolean) {
+  return async (app: INestApplicationContext, [clientId]: string[], options: ClientOptions) => {
     const format = outputFormat(options);
-    const tenant = await this.tenants.createTenant(
-      slug!,
-      options.name ?? slug!,
-      options.operator ? 'operator' : 'partner',
-    );
-    printRows(
-      format,
-      [tenant],
-      (t) => ({ tenantId: t.id, slug: t.slug, name: t.name, kind: t.kind }),
-      TENANT_COLUMNS,
-    );
-  }
-
-  @Option({ flags: '--name <name>', description: 'Display name' })
-  parseName(value: string): string {
-    return value;
-  }
-
-  @Option({
-    flags: '--operator',
-    description: "The operator's own tenant: holds the admin clients, never partner data",
-  })
-  parseOperator(): boolean {
-    return true;
-  }
-}
-
-@SubCommand({ name: 'list', description: 'List tenants' })
-export class TenantListCommand extends OutputCommand {
-  constructor(private readonly tenants: TenantsService) {
-    super();
-  }
-
-  async run(_args: string[], options: OutputOptions): Promise<void> {
-    const format = outputFormat(options);
-    printRows(format, await this.tenants.list(), tenantJson, TENANT_COLUMNS);
-  }
-}
-
-@SubCommand({ name: 'get', arguments: '<slug>', description: 'Show one tenant' })
-export class TenantGetCommand extends OutputCommand {
-  constructor(private readonly tenants: TenantsService) {
-    super();
-  }
-
-  async run([slug]: string[], options: OutputOptions): Promise<void> {
-    const format = outputFormat(options);
-    printRows(format, [await this.tenants.get(slug!)], tenantJson, TENANT_COLUMNS);
-  }
-}
-
-@Command({
-  name: 'tenant',
-  description: 'Manage tenants',
-  subCommands: [TenantCreateCommand, TenantListCommand, TenantGetCommand],
-})
-export class TenantCommand extends CommandRunner {
-  async run(): Promise<void> {
-    this.command.help({ error: true }); // a group without a subcommand is a usage error (exit 1)
-  }
-}
-
-@SubCommand({ name: 'create', description: 'Create an API client; prints its secret once' })
-export class ClientCreateCommand extends OutputCommand {
-  constructor(private readonly clients: ClientsService) {
-    super();
-  }
-
-  async run(
-    _args: string[],
-    options: OutputOptions & { tenant: string; scopes?: ClientScope[]; clientId?: string },
-  ): Promise<void> {
-    const format = outputFormat(options);
-    const issued = await this.clients.createClient(options.tenant, options.scopes, options.clientId);
-    printRows(format, [issued], (i) => i, ISSUED_COLUMNS);
-    console.error(SECRET_NOTICE);
-  }
-
-  @Option({ flags: '--tenant <slug>', description: 'Tenant slug', required: true })
-  parseTenant(value: string): string {
-    return value;
-  }
-
-  @Option({
-    flags: '--scopes <list>',
-    description:
-      'Comma-separated: partner,admin (default: admin in an operator tenant, partner elsewhere; admin only in an operator tenant)',
-  })
-  parseScopes(value: string): ClientScope[] {
-    const scopes = value.split(',').map((s) => s.trim());
-    const unknown = scopes.filter((s) => !CLIENT_SCOPES.includes(s as ClientScope));
-    if (unknown.length)
-      throw new Error(`Unknown scope(s): ${unknown.join(', ')}; allowed: ${CLIENT_SCOPES.join(', ')}`);
-    return scopes as ClientScope[];
-  }
-
-  @Option({ flags: '--client-id <id>', description: 'Client id (default: generated)' })
-  parseClientId(value: string): string {
-    return value;
-  }
-}
-
-@SubCommand({ name: 'list', description: 'List API clients (one tenant or all); never a secret' })
-export class ClientListCommand extends OutputCommand {
-  constructor(private readonly clients: ClientsService) {
-    super();
-  }
-
-  async run(_args: string[], options: OutputOptions & { tenant?: string }): Promise<void> {
-    const format = outputFormat(options);
-    printRows(format, await this.clients.listClients(options.tenant), clientJson, CLIENT_COLUMNS);
-  }
-
-  @Option({ flags: '--tenant <slug>', description: 'Tenant slug (default: all tenants)' })
-  parseTenant(value: string): string {
-    return value;
-  }
-}
-
-/** A command on one client: `--tenant` makes a client of another tenant "not found", as the API does. */
-abstract class OneClientCommand extends OutputCommand {
-  @Option({ flags: '--tenant <slug>', description: 'Only if the client belongs to this tenant' })
-  parseTenant(value: string): string {
-    return value;
-  }
-}
-
-@SubCommand({
-  name: 'rotate',
-  arguments: '<clientId>',
-  description: 'Rotate a client secret; prints the new secret once',
-})
-export class ClientRotateCommand extends OneClientCommand {
-  constructor(private readonly clients: ClientsService) {
-    super();
-  }
-
-  async run([clientId]: string[], options: OutputOptions & { tenant?: string }): Promise<void> {
-    const format = outputFormat(options);
-    const issued = await this.clients.rotateSecret(clientId!, { tenant: options.tenant });
-    printRows(format, [issued], (i) => i, ISSUED_COLUMNS);
-    console.error(`${SECRET_NOTICE} The old secret no longer works.`);
-  }
-}
-
-@SubCommand({
-  name: 'disable',
-  arguments: '<clientId>',
-  description: 'Disable a client; its live tokens stop working',
-})
-export class ClientDisableCommand extends OneClientCommand {
-  constructor(private readonly clients: ClientsService) {
-    super();
-  }
-
-  async run([clientId]: string[], options: OutputOptions & { tenant?: string }): Promise<void> {
-    const format = outputFormat(options);
-    const client = await this.clients.setDisabled(clientId!, true, { tenant: options.tenant });
+    const client = await app.get(ClientsService).setDisabled(clientId!, disabled, { tenant: options.tenant });
     printRows(format, [client], (c) => ({ clientId: c.clientId, disabled: c.disabled }), CLIENT_COLUMNS);
-  }
+  };
 }
 
-@SubCommand({ name: 'enable', arguments: '<clientId>', description: 'Re-enable a disabled client' })
-export class ClientEnableCommand extends OneClientCommand {
-  constructor(private readonly clients: ClientsService) {
-    super();
-  }
+/** The tenant and client commands (their arguments and options: program.ts). */
+export const COMMANDS: Partial<Record<CommandName, CommandAction>> = {
+  'tenant create': tenantCreate,
+  'tenant list': tenantList,
+  'tenant get': tenantGet,
+  'client create': clientCreate,
+  'client list': clientList,
+  'client rotate': clientRotate,
+  'client disable': setDisabled(true),
+  'client enable': setDisabled(false),
+};
 
-  async run([clientId]: string[], options: OutputOptions & { tenant?: string }): Promise<void> {
-    const format = outputFormat(options);
-    const client = await this.clients.setDisabled(clientId!, false, { tenant: options.tenant });
-    printRows(format, [client], (c) => ({ clientId: c.clientId, disabled: c.disabled }), CLIENT_COLUMNS);
-  }
-}
-
-@Command({
-  name: 'client',
-  description: 'Manage API clients',
-  subCommands: [
-    ClientCreateCommand,
-    ClientListCommand,
-    ClientRotateCommand,
-    ClientDisableCommand,
-    ClientEnableCommand,
-  ],
-})
-export class ClientCommand extends CommandRunner {
-  async run(): Promise<void> {
-    this.command.help({ error: true }); // a group without a subcommand is a usage error (exit 1)
-  }
-}
-
-export const TENANCY_COMMANDS = [
-  TenantCommand,
-  TenantCreateCommand,
-  TenantListCommand,
-  TenantGetCommand,
-  ClientCommand,
-  ClientCreateCommand,
-  ClientListCommand,
-  ClientRotateCommand,
-  ClientDisableCommand,
-  ClientEnableCommand,
-];
+/** What the tenant and client commands need besides the configuration and the database. */
+@Module({ imports: [TenancyModule] })
+export class CommandsModule {}

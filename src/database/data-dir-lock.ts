@@ -113,6 +113,16 @@ export function lockDataDirectory(directory: string): void {
   throw new DataDirectoryLockedError(dir, undefined, file);
 }
 
+/**
+ * Takes this process's exclusive lock on the embedded data directory, or throws
+ * DataDirectoryLockedError; nothing to lock with DATABASE_URL or in memory. Opening the database
+ * takes it anyway; entry points call this first to refuse with one sentence before doing anything
+ * (before they load the application).
+ */
+export function lockEmbeddedDataDirectory(config: { DATABASE_URL?: string; DATA_DIR: string }): void {
+  if (!config.DATABASE_URL && config.DATA_DIR !== 'memory') lockDataDirectory(config.DATA_DIR);
+}
+
 /** Releases this process's lock on `directory`, if it holds it (when its database is closed). */
 export function unlockDataDirectory(directory: string): void {
   releaseLock(join(resolve(directory), LOCK_FILE));

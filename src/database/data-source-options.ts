@@ -12,7 +12,6 @@ import { eventLoopStalledMs, LoopTime } from '../common/clock/event-loop-stalls.
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { createPGliteDriverModule } from './pglite-driver.js';
-import { lockDataDirectory } from './data-dir-lock.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 // node-postgres parses DATE into a local-midnight Date; keep the calendar date as text instead.
@@ -253,13 +252,4 @@ export function buildDataSourceOptions(
 export function configuredSchemaOf(options: DataSourceOptions): string | undefined {
   const extra = (options as { extra?: { options?: string } }).extra;
   return /^-c search_path=([a-z_][a-z0-9_]*)$/.exec(extra?.options ?? '')?.[1];
-}
-
-/**
- * Takes this process's exclusive lock on the embedded data directory (data-dir-lock.ts), or throws
- * DataDirectoryLockedError; nothing to lock with DATABASE_URL or in memory. Opening the database
- * takes it anyway; entry points call this first to refuse with one sentence before doing anything.
- */
-export function lockEmbeddedDataDirectory(config: DatabaseConfig): void {
-  if (!config.DATABASE_URL && config.DATA_DIR !== 'memory') lockDataDirectory(config.DATA_DIR);
 }

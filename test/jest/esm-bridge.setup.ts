@@ -1,6 +1,6 @@
 /**
  * Jest on Node 20 cannot `require()` an ES module, but a few CommonJS packages we use
- * (@nestjs/throttler, @nest-lab/throttler-storage-redis, nestjs-pino, nest-commander,
+ * (@nestjs/throttler, @nest-lab/throttler-storage-redis, nestjs-pino,
  * @apidevtools/swagger-parser) require ESM-only packages (@nestjs/common, @nestjs/core,
  * @apidevtools/json-schema-ref-parser). Plain Node 20.20 allows that; Jest's runtime does not.
  * This setup file loads the ES modules through Jest once and parks them on globalThis; the resolver

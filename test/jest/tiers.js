@@ -34,14 +34,11 @@ const SERVICE = [
 /** Specs that start the built service (startService) or run the built CLI (run) as child processes. */
 const PROCESS = [
   'test/admin-cli.e2e-spec.ts',
-  'test/cli-data-dir-lock.e2e-spec.ts',
   'test/faults-sigkill.e2e-spec.ts',
   'test/logging-process.e2e-spec.ts',
-  'test/operator-cli.e2e-spec.ts',
   'test/pglite-template.e2e-spec.ts',
   'test/process.e2e-spec.ts',
   'test/runtime.e2e-spec.ts',
-  'test/tenancy-cli.e2e-spec.ts',
   'test/tracing.e2e-spec.ts',
   'test/webhooks.e2e-spec.ts',
 ];

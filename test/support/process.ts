@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createTestSchema, usingPostgres } from './test-app.js';
+import { createTestSchema, usingPostgres } from './test-database.js';
 
 /** Runs the built service (dist/, built by `pretest`) as a real process, for shutdown and CLI tests. */
 export const DIST_MAIN = resolve('dist/src/main.js');

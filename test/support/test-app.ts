@@ -3,16 +3,15 @@
  * Postgres schema of its own per suite (dropped afterwards) so suites can run in parallel.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import pg from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import type { Clock } from '../../src/common/clock/clock.js';
 import { ensurePGliteTemplate } from '../../src/database/pglite-template-maker.js';
+import { createTestSchema, SANDBOX, usingPostgres } from './test-database.js';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -23,13 +22,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export const SANDBOX = {
-  partner: { clientId: 'sandbox-client', secret: 'sandbox-secret' },
-  admin: { clientId: 'sandbox-admin', secret: 'sandbox-admin-secret' },
-  tenantB: { clientId: 'sandbox-b-client', secret: 'sandbox-b-secret' },
-} as const;
-
-export const usingPostgres = (): boolean => !!process.env.DATABASE_URL;
+export { createTestSchema, SANDBOX, usingPostgres } from './test-database.js';
 
 /**
  * In-memory PGlite databases start from the source tree's template (`pglite-template/`, made by
@@ -38,26 +31,6 @@ export const usingPostgres = (): boolean => !!process.env.DATABASE_URL;
  */
 export async function prepareEmbeddedDatabase(): Promise<void> {
   if (!usingPostgres()) await ensurePGliteTemplate();
-}
-
-/** A private schema on the Postgres server, created now and dropped by the returned function. */
-export async function createTestSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  return {
-    schema,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      // The job queue's tables (AppConfig.jobsSchema), when the suite used it.
-      await client.query(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`);
-      await client.end();
-    },
-  };
 }
 
 export function testConfig(overrides: Record<string, string> = {}, schema?: string): AppConfig {

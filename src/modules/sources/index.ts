@@ -4,7 +4,8 @@
  */
 export { SourcesModule } from './sources.module.js';
 export { RefreshService, type RefreshOutcome, type RefreshTrigger } from './refresh/refresh.service.js';
-export { LEASE_MS, STALE_AFTER_MS } from './refresh/refresh-timing.js';
+export { STALE_AFTER_MS } from './refresh/refresh-timing.js';
+export { LEASE_MS } from './refresh/refresh.service.js';
 export {
   REFRESH_BATCH_SIZE,
   RefreshScheduler,

@@ -37,7 +37,9 @@ import { canonicalSourceTransaction } from '../connectors/source-transaction.rul
 import { SourceSchedules } from './source-schedule.js';
 import { SourceFetcher, type FetchedHistory } from './source-fetcher.js';
 
-export { LEASE_MS, STALE_AFTER_MS } from './refresh-timing.js';
+export { STALE_AFTER_MS } from './refresh-timing.js';
+/** The write lease is the ledger writer's (ledger/writer/lease-timing.ts). */
+export { LEASE_MS };
 /** Default connector timeout (per connector: ConnectorRegistry.register(…, { timeoutMs })). */
 export { CONNECTOR_TIMEOUT_MS } from '../connectors/connector.registry.js';
 
