@@ -13,18 +13,10 @@
  */
 import './runtime-check.js'; // first: a too-old Node stops here, before anything else loads
 import './compile-cache.js'; // then: the modules loaded later (the application's) compile from the cache
-import { readFileSync } from 'node:fs';
 import { DomainError } from './common/errors/domain-error.js';
 import { DATA_DIR_LOCKED_EXIT_CODE, DataDirectoryLockedError } from './database/data-dir-lock.js';
 import { buildProgram } from './cli/program.js';
-
-/** The package's version (dist/src/cli.js → package.json at the root). */
-function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return manifest.version;
-}
+import { API_VERSION } from './version.js';
 
 /** A CLI user needs the field and the reason, not just "validation failed". */
 function describeError(error: unknown): string {
@@ -37,7 +29,7 @@ function describeError(error: unknown): string {
 }
 
 const program = buildProgram({
-  version: packageVersion(),
+  version: API_VERSION, // the API's spelling (2026.04.1), as /api/status says it
   run: async (name, args, options) => {
     const { runCommand } = await import('./cli/run-command.js');
     await runCommand(name, args, options, describeError);

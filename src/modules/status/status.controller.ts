@@ -7,7 +7,9 @@ import { DatabaseHealthService } from './database-health.service.js';
 import { LifecycleService } from './lifecycle.service.js';
 import { StatusDto } from './status.dto.js';
 
-export const API_VERSION = '2026.04.1';
+import { API_VERSION } from '../../version.js';
+
+export { API_VERSION };
 
 @ApiTags('Status')
 @Controller('api/status')
