@@ -55,7 +55,10 @@ describe('database while the event loop stalls (service)', () => {
   let dataSource: DataSource;
   let schema: { drop: () => Promise<void> } | undefined;
 
-  beforeEach(async () => {
+  // On PostgreSQL a fresh pool (and schema) per test: the tests are about the pool's connections
+  // and timers. PGlite has neither: one database for the file (an instance costs ~2 s).
+  const perTest = usingPostgres();
+  (perTest ? beforeEach : beforeAll)(async () => {
     const own = usingPostgres() ? await createTestSchema() : undefined;
     schema = own;
     await prepareEmbeddedDatabase();
@@ -66,7 +69,7 @@ describe('database while the event loop stalls (service)', () => {
     dataSource = new DataSource({ ...buildDataSourceOptions(config), migrations: [] });
     await dataSource.initialize();
   });
-  afterEach(async () => {
+  (perTest ? afterEach : afterAll)(async () => {
     await dataSource?.destroy();
     await schema?.drop();
   });

@@ -45,13 +45,23 @@ describe('job queue (service tier)', () => {
       imports: [JobsModule],
       clock: new Clock(),
       prices: new FixedMarketPrices({}),
-      env: { SCHEDULER_ENABLED: 'true', JOBS_POLL_INTERVAL_MS: '500', JOBS_SHUTDOWN_TIMEOUT_MS: '5000' },
+      // One module for the file (a start costs ~3 s on PGlite): supervision every second for the
+      // expiry test, a shutdown timeout longer than the last test's running job.
+      env: {
+        SCHEDULER_ENABLED: 'true',
+        JOBS_POLL_INTERVAL_MS: '500',
+        JOBS_SUPERVISE_INTERVAL_SECONDS: '1',
+        JOBS_SHUTDOWN_TIMEOUT_MS: '10000',
+      },
     });
     queue = s.get(JobQueue);
     admin = s.get(JobsAdmin);
   });
 
-  afterAll(() => s?.close());
+  let closed = false;
+  afterAll(async () => {
+    if (!closed) await s?.close();
+  });
 
   it('installs its schema over the DataSource and runs a job on a worker', async () => {
     await queue.define(definition('test.echo'));
@@ -131,56 +141,28 @@ describe('job queue (service tier)', () => {
     expect(await queue.send(name, {}, { singletonKey: 'a' })).toBeNull();
     expect(await queue.send(name, {}, { singletonKey: 'b', startAfter: 3600 })).toEqual(expect.any(String));
   });
-});
 
-describe('job queue: a worker killed mid-job (service tier)', () => {
-  it('the job expires and is retried on a live worker', async () => {
-    const s = await startServiceModule({
-      imports: [JobsModule],
-      clock: new Clock(),
-      prices: new FixedMarketPrices({}),
-      env: {
-        SCHEDULER_ENABLED: 'true',
-        JOBS_POLL_INTERVAL_MS: '500',
-        JOBS_SUPERVISE_INTERVAL_SECONDS: '1',
-        JOBS_SHUTDOWN_TIMEOUT_MS: '5000',
-      },
+  it('the job expires and is retried on a live worker (a worker killed mid-job)', async () => {
+    const name = 'test.killed';
+    await queue.define(definition(name, { retryLimit: 2, expireInSeconds: 1 }));
+    const id = (await queue.send(name, { n: 1 }))!;
+    // The "killed" worker: takes the job (active) and never settles it, as a SIGKILLed process.
+    const boss = await queue.instance();
+    const [taken] = await boss.fetch(name);
+    expect(taken?.id).toBe(id);
+    const runs: number[] = [];
+    await queue.work(name, { concurrency: 1 }, async (job) => {
+      runs.push(job.retryCount);
     });
-    try {
-      const queue = s.get(JobQueue);
-      const name = 'test.killed';
-      await queue.define(definition(name, { retryLimit: 2, expireInSeconds: 1 }));
-      const id = (await queue.send(name, { n: 1 }))!;
-      // The "killed" worker: takes the job (active) and never settles it, as a SIGKILLed process.
-      const boss = await queue.instance();
-      const [taken] = await boss.fetch(name);
-      expect(taken?.id).toBe(id);
-      const runs: number[] = [];
-      await queue.work(name, { concurrency: 1 }, async (job) => {
-        runs.push(job.retryCount);
-      });
-      await eventually(() => runs.length === 1, 30_000);
-      expect(runs).toEqual([1]);
-      const [job] = (await s.get(JobsAdmin).jobs(name, { limit: 10 })).jobs;
-      await eventually(
-        async () => (await s.get(JobsAdmin).jobs(name, { limit: 10 })).jobs[0]!.state === 'completed',
-      );
-      expect(job!.id).toBe(id);
-    } finally {
-      await s.close();
-    }
+    await eventually(() => runs.length === 1, 30_000);
+    expect(runs).toEqual([1]);
+    const [job] = (await admin.jobs(name, { limit: 10 })).jobs;
+    await eventually(async () => (await admin.jobs(name, { limit: 10 })).jobs[0]!.state === 'completed');
+    expect(job!.id).toBe(id);
   });
-});
 
-describe('job queue shutdown (service tier)', () => {
+  // Last: it closes the module.
   it('waits for a running job before the database closes', async () => {
-    const s = await startServiceModule({
-      imports: [JobsModule],
-      clock: new Clock(),
-      prices: new FixedMarketPrices({}),
-      env: { SCHEDULER_ENABLED: 'true', JOBS_POLL_INTERVAL_MS: '500', JOBS_SHUTDOWN_TIMEOUT_MS: '10000' },
-    });
-    const queue = s.get(JobQueue);
     await queue.define(definition('test.shutdown'));
     let started = false;
     let finished = false;
@@ -193,6 +175,7 @@ describe('job queue shutdown (service tier)', () => {
     });
     await queue.send('test.shutdown', {});
     await eventually(() => started);
+    closed = true;
     await s.close();
     expect(finished).toBe(true);
   });
