@@ -37,7 +37,8 @@ interface CreateOptions {
   source: string;
   address?: string;
   chain?: string;
-  credentials?: Record<string, string>;
+  /** `--credentials-json`, parsed (commander names an option's value after its long flag). */
+  credentialsJson?: Record<string, string>;
 }
 
 async function accountsCreate(app: INestApplicationContext, _args: string[], options: CreateOptions) {
@@ -51,7 +52,7 @@ async function accountsCreate(app: INestApplicationContext, _args: string[], opt
       source: options.source,
       address: options.address,
       chain: options.chain,
-      credentials: options.credentials,
+      credentials: options.credentialsJson,
     },
     app.get(AppConfig).sandboxEnabled,
   );
