@@ -110,7 +110,8 @@ describe('structured logging (e2e)', () => {
       // authorization among them: scripted failures, logged at debug (issue 31 item 4: at info
       // they were two lines per account every 30-60 s).
       expect(logs.lines.filter((l) => String(l.msg).startsWith('Refresh failed: Sandbox:'))).toEqual([]);
-      expect(logs.lines.filter((l) => l.level === 'warn' && l.context === 'RefreshService')).toEqual([]);
+      for (const context of ['RefreshService', 'LedgerWriter'])
+        expect(logs.lines.filter((l) => l.level === 'warn' && l.context === context)).toEqual([]);
     });
   });
 });

@@ -38,7 +38,7 @@ const SAFE_HARBOR_CONFIRMED = () =>
 
 @Injectable()
 export class LedgerWriter {
-  private readonly logger = new Logger('RefreshService');
+  private readonly logger = new Logger(LedgerWriter.name);
 
   constructor(
     private readonly writer: HistoryWriter,
