@@ -6,6 +6,7 @@ import { buildDataSourceOptions, configuredSchemaOf } from './data-source-option
 import { InstanceSecretEntity } from './instance-secret.entity.js';
 import { InstanceSecretsService } from './instance-secrets.service.js';
 import { openWithRetries, START_ATTEMPTS, START_RETRY_DELAY_MS } from './database-startup.js';
+import { ensureSchema } from './ensure-schema.js';
 
 /** Any fixed 64-bit number: the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK_KEY = 7_204_119_001;
@@ -29,24 +30,6 @@ export async function migrate(dataSource: DataSource, embedded: boolean): Promis
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await lock.release();
   }
-}
-
-/**
- * DATABASE_SCHEMA names a schema that may not exist yet (a new deployment, a new tenant of a shared
- * server): it is created, and said so in one line, before the migrations fill it. Without this the
- * migrations failed with "no schema has been selected to create in", which the start-up retried
- * ten times as if the server were down. The name is a checked SQL identifier (AppConfig).
- */
-async function ensureSchema(
-  runner: { query(sql: string, parameters?: unknown[]): Promise<unknown> },
-  schema: string | undefined,
-  logger: Logger,
-): Promise<void> {
-  if (!schema) return;
-  const found = (await runner.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])) as unknown[];
-  if (found.length > 0) return;
-  await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-  logger.log(`Created schema ${schema} (DATABASE_SCHEMA), which did not exist`);
 }
 
 /** Opens the data source and applies pending migrations; a no-op once open. */

@@ -9,7 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app-config.js';
-import { buildDataSourceOptions } from './data-source-options.js';
+import { buildDataSourceOptions, configuredSchemaOf } from './data-source-options.js';
+import { ensureSchema } from './ensure-schema.js';
 import { diffEntitiesAgainstMigrations } from './schema-diff.js';
 import { ENTITY_GROUPS, type EntityGroup } from './entities.js';
 
@@ -92,6 +93,8 @@ const actions: Record<string, () => Promise<void>> = {
   generate: () => generate(argument, groupFlag >= 0 ? rest[groupFlag + 1] : undefined),
   run: () =>
     withDataSource(async (ds) => {
+      // As the service's start does: a DATABASE_SCHEMA that does not exist yet is created first.
+      await ensureSchema(ds, configuredSchemaOf(ds.options), { log: (message) => console.log(message) });
       const applied = await ds.runMigrations({ transaction: 'each' });
       console.log(applied.length ? `Applied: ${applied.map((m) => m.name).join(', ')}` : 'Nothing to apply.');
     }),
