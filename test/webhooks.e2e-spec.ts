@@ -18,6 +18,7 @@
  * WEBHOOK_POLL_MS) is called directly; a manual clock makes retries due without waiting.
  */
 import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -536,9 +537,20 @@ describe('webhooks (e2e)', () => {
       receiver.received = [];
       receiver.mode = '500';
       const eventId = await testEvent(endpoint.id);
+      const warned = jest.spyOn(Logger.prototype, 'warn');
       await worker.runOnce();
       clock.advanceMs(60_000);
       await worker.runOnce();
+      // Each failed attempt has its line (issue 31 item 4), without the URL or the body.
+      const lines = warned.mock.calls.filter(
+        ([, message]) => message === 'Webhook delivery attempt failed; retried later',
+      );
+      warned.mockRestore();
+      expect(lines.map(([fields]) => fields)).toEqual([
+        expect.objectContaining({ endpointId: endpoint.id, attempt: 1, status: 500, error: 'HTTP 500' }),
+        expect.objectContaining({ endpointId: endpoint.id, attempt: 2, status: 500, error: 'HTTP 500' }),
+      ]);
+      expect(JSON.stringify(lines)).not.toMatch(/127\.0\.0\.1|receiver broken/);
       let [delivery] = await deliveries(endpoint.id);
       expect(delivery).toMatchObject({
         eventId,

@@ -160,6 +160,22 @@ export class WebhookDeliveryWorker {
         { event: 'webhook.endpoint_disabled', endpointId: endpoint.id, tenantId: endpoint.tenant_id },
         'Webhook endpoint disabled after continuous failures',
       );
+    // Every failed attempt has its line (an operator saw nothing of six failed deliveries before):
+    // which delivery, whose endpoint, the attempt, what the receiver answered or why it was not
+    // reached, and when it is tried again. Never the URL (it may carry a token) nor the body.
+    if (!giveUp)
+      this.logger.warn(
+        {
+          deliveryId: delivery.id,
+          endpointId: endpoint.id,
+          tenantId: endpoint.tenant_id,
+          attempt: delivery.attempts,
+          status: result.status,
+          error: error.slice(0, 200),
+          nextAttemptAt: next.toISOString(),
+        },
+        'Webhook delivery attempt failed; retried later',
+      );
     if (giveUp)
       this.logger.warn(
         {
