@@ -94,10 +94,14 @@ describe('scheduled refresh through the job queue (service tier)', () => {
       return states.every((a) => a.syncStatus === 'synced');
     });
     expect(enqueued).toBe(5);
-    // One line a job, saying whose account, which source and how long (issue 31 item 4).
-    const finished = logged.mock.calls
-      .filter(([, message]) => message === 'Scheduled refresh finished')
-      .map(([fields]) => fields as Record<string, unknown>);
+    // One line a job, saying whose account, which source and how long (issue 31 item 4). A job
+    // logs it after its refresh has stored the account as synced: wait for the last one.
+    const finishedLines = () =>
+      logged.mock.calls
+        .filter(([, message]) => message === 'Scheduled refresh finished')
+        .map(([fields]) => fields as Record<string, unknown>);
+    await eventually(() => finishedLines().length >= ids.length);
+    const finished = finishedLines();
     logged.mockRestore();
     expect(finished.map((f) => f.accountId).sort()).toEqual([...ids].sort());
     for (const fields of finished) {
