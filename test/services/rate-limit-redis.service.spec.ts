@@ -128,6 +128,10 @@ describe('rate limits while Redis is unreachable (service)', () => {
         );
         expect(lines.rawIoredisLines()).toEqual([]);
 
+        // What readiness reads (health.controller.ts, rateLimitsReadiness): in memory, unreachable.
+        const link = module.get(RedisLink);
+        expect([link.store, link.available]).toEqual(['memory', false]);
+
         // The metric: Redis down, and every operation above counted in memory.
         const metrics = await rateLimitSeries(module);
         expect(metrics).toContain('cas_redis_up 0');

@@ -51,15 +51,20 @@ export class HealthController {
     ]);
   }
 
-  /** `store`: `redis` or `memory`; `redis` (with REDIS_URL): `up` or `unreachable`. */
   private rateLimits(): HealthIndicatorResult {
-    const redis = this.redis;
-    return {
-      rateLimits: {
-        status: 'up',
-        store: redis?.store ?? 'memory',
-        ...(redis ? { redis: redis.available ? 'up' : 'unreachable' } : {}),
-      },
-    };
+    return rateLimitsReadiness(this.redis);
   }
+}
+
+/** `store`: `redis` or `memory`; `redis` (with REDIS_URL): `up` or `unreachable`. */
+export function rateLimitsReadiness(
+  redis: Pick<RedisLink, 'store' | 'available'> | null | undefined,
+): HealthIndicatorResult {
+  return {
+    rateLimits: {
+      status: 'up',
+      store: redis?.store ?? 'memory',
+      ...(redis ? { redis: redis.available ? 'up' : 'unreachable' } : {}),
+    },
+  };
 }

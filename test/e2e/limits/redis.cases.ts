@@ -1,89 +1,16 @@
 /**
- * The limits' Redis (design §12), on applications of their own (their REDIS_URL is not the
- * file's): unreachable, the limits carry on in memory, never a wait or a 500 (issue 27 item 12);
- * shared by two instances (the PostgreSQL pass, which has Redis), one counter for both.
- * From test/platform.e2e-spec.ts and test/token-limits.e2e-spec.ts; the two instances, one pair
- * for both files' checks now (their limits do not meet: one counts a client's requests, the other
- * failures per forwarded address).
+ * The limits' Redis (design §12) shared by two instances (the PostgreSQL pass, which has Redis):
+ * one counter for both, and a token of one instance works on the other. Two applications of their
+ * own by nature; one pair for both old files' checks (test/platform.e2e-spec.ts and
+ * test/token-limits.e2e-spec.ts: their limits do not meet, one counts a client's requests, the
+ * other failures per forwarded address). Redis unreachable is shown without an application:
+ * test/services/rate-limit-redis.service.spec.ts (memory within a second, one warning, no raw
+ * ioredis line, the metrics, what readiness reads) and src/modules/status/rate-limits-readiness.spec.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { jest } from '@jest/globals';
-import { ClientsService, TenantsService } from '../../../src/modules/tenancy/index.js';
 import { createTestSchema, SANDBOX, startTestApp, type TestApp } from '../../support/test-app.js';
 
 const prefix = () => `t${randomBytes(4).toString('hex')}`;
-
-/** A tenant of `kind` and a client of it with `scope`, through the services. */
-async function clientOf(t: TestApp, slug: string, kind: 'partner' | 'operator', scope: 'partner' | 'admin') {
-  await t.app.get(TenantsService).createTenant(slug, `E2E ${slug}`, kind);
-  const issued = await t.app.get(ClientsService).createClient(slug, [scope]);
-  return { clientId: issued.clientId, secret: issued.clientSecret };
-}
-
-describe('Redis unreachable: a server that accepts and never answers (e2e)', () => {
-  let t: TestApp;
-  let silent: Server;
-  let partner: { clientId: string; secret: string };
-  let admin: { clientId: string; secret: string };
-  const sockets = new Set<Socket>();
-  const consoleError = jest.spyOn(console, 'error');
-  beforeAll(async () => {
-    silent = createServer((socket) => {
-      sockets.add(socket); // held open, never answered
-      socket.on('error', () => undefined);
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    t = await startTestApp({
-      SANDBOX: 'false',
-      REDIS_URL: `redis://127.0.0.1:${(silent.address() as AddressInfo).port}`,
-      RATE_LIMIT_PER_MINUTE: '4',
-      RATE_LIMIT_PREFIX: prefix(),
-    });
-    partner = await clientOf(t, 'redis-down', 'partner', 'partner');
-    admin = await clientOf(t, 'redis-down-ops', 'operator', 'admin');
-  });
-  afterAll(async () => {
-    await t?.close();
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => silent.close(resolve));
-    consoleError.mockRestore();
-  });
-
-  const timed = async <T>(call: () => PromiseLike<T>) => {
-    const startedAt = performance.now();
-    const answer = await call();
-    return { answer, ms: performance.now() - startedAt };
-  };
-
-  it('answers within a second, limits in memory, readiness says so, no raw ioredis lines', async () => {
-    const issued = await timed(() =>
-      t.http.post('/v1/api/token').send({ clientId: partner.clientId, clientSecret: partner.secret }),
-    );
-    expect(issued.answer.status).toBe(200);
-    expect(issued.ms).toBeLessThan(1_000);
-    const token = issued.answer.body.result.accessToken as string;
-    const statuses = [];
-    for (let i = 0; i < 5; i++) {
-      const { answer, ms } = await timed(() =>
-        t.http.get('/api/status').set('Authorization', `Bearer ${token}`),
-      );
-      expect(ms).toBeLessThan(1_000);
-      statuses.push(answer.status);
-    }
-    expect(statuses).toEqual([200, 200, 200, 200, 429]);
-
-    const ready = await t.http.get('/health/ready').expect(200);
-    expect(ready.body.info.rateLimits).toEqual({ status: 'up', store: 'memory', redis: 'unreachable' });
-    const adminToken = await t.token(admin.clientId, admin.secret);
-    const metrics = await t.http.get('/metrics').set('Authorization', `Bearer ${adminToken}`).expect(200);
-    expect(metrics.text).toMatch(/^cas_redis_up 0$/m);
-    expect(metrics.text).toMatch(/^cas_rate_limit_memory_fallbacks_total [1-9]\d*$/m);
-    expect(
-      consoleError.mock.calls.filter((call) => String(call[0]).includes('[ioredis] Unhandled error event')),
-    ).toEqual([]);
-  });
-});
 
 // Two instances = one Postgres + one Redis; runs in the CI pass that has both.
 const describeWithRedis = process.env.REDIS_URL && process.env.DATABASE_URL ? describe : describe.skip;
