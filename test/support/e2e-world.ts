@@ -29,20 +29,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import request from 'supertest';
-import { createApp } from '../../src/app.factory.js';
 import { Clock, ManualClock } from '../../src/common/clock/clock.js';
 import { ClientsService, TenantsService } from '../../src/modules/tenancy/index.js';
-import {
-  countAppStart,
-  createTestSchema,
-  prepareEmbeddedDatabase,
-  SANDBOX,
-  startTestApp,
-  testConfig,
-  usingPostgres,
-  type TestApp,
-} from './test-app.js';
+import { SANDBOX, startTestApp, type TestApp } from './test-app.js';
 
 /** Real time, moved to start at `start` (the system clock when there is none). */
 export class ShiftedClock extends Clock {
@@ -186,9 +175,7 @@ async function start(state: World): Promise<void> {
     ...(typeof given === 'function' ? await given() : given),
   };
   state.clock.startAt(state.options.startAt);
-  state.app = state.options.logs
-    ? await startLoggingApp(overrides, state.clock, state.options.logs)
-    : await startTestApp(overrides, { clock: state.clock });
+  state.app = await startTestApp(overrides, { clock: state.clock, logs: state.options.logs });
   state.clock.run();
   state.admin = state.options.sandbox
     ? { ...SANDBOX.admin }
@@ -238,40 +225,6 @@ export async function startSuite(
       state.clock.use(undefined);
     },
     closeApp: () => app.close(),
-  };
-}
-
-/** `startTestApp`, with the app's log lines written to `logs` (startTestApp's app logs nothing). */
-async function startLoggingApp(
-  overrides: Record<string, string>,
-  clock: Clock,
-  logs: Writable,
-): Promise<TestApp> {
-  countAppStart();
-  const schema = usingPostgres() ? await createTestSchema() : undefined;
-  await prepareEmbeddedDatabase();
-  const config = testConfig(overrides, schema?.schema);
-  const app = await createApp(config, { clock, logDestination: logs });
-  await app.init();
-  const http = request(app.getHttpServer());
-  let closing: Promise<void> | undefined;
-  return {
-    app,
-    http,
-    config,
-    async token(clientId: string = SANDBOX.partner.clientId, secret: string = SANDBOX.partner.secret) {
-      const response = await http.post('/v1/api/token').send({ clientId, clientSecret: secret });
-      if (response.status !== 200)
-        throw new Error(`token for ${clientId}: ${response.status} ${JSON.stringify(response.body)}`);
-      return response.body.result.accessToken as string;
-    },
-    close() {
-      closing ??= (async () => {
-        await app.close();
-        await schema?.drop();
-      })();
-      return closing;
-    },
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import 'reflect-metadata';
 import { appendFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
@@ -48,13 +49,19 @@ export function testConfig(overrides: Record<string, string> = {}, schema?: stri
 
 export async function startTestApp(
   overrides: Record<string, string> = {},
-  options: { schema?: string; clock?: Clock } = {},
+  options: { schema?: string; clock?: Clock; logs?: Writable } = {},
 ): Promise<TestApp> {
   countAppStart();
   const ownSchema = usingPostgres() && !options.schema ? await createTestSchema() : undefined;
   await prepareEmbeddedDatabase();
   const config = testConfig(overrides, options.schema ?? ownSchema?.schema);
-  const app = await createApp(config, { logs: false, clock: options.clock });
+  // Silent, unless the caller reads the app's log lines (`logs`, from its first line).
+  const app = await createApp(
+    config,
+    options.logs
+      ? { clock: options.clock, logDestination: options.logs }
+      : { logs: false, clock: options.clock },
+  );
   await app.init();
   const http = request(app.getHttpServer());
   let closing: Promise<void> | undefined;
