@@ -13,20 +13,9 @@
  */
 import './runtime-check.js'; // first: a too-old Node stops here, before anything else loads
 import './compile-cache.js'; // then: the modules loaded later (the application's) compile from the cache
-import { DomainError } from './common/errors/domain-error.js';
-import { DATA_DIR_LOCKED_EXIT_CODE, DataDirectoryLockedError } from './database/data-dir-lock.js';
 import { buildProgram } from './cli/program.js';
+import { describeError, exitCodeOf } from './cli/errors.js';
 import { API_VERSION } from './version.js';
-
-/** A CLI user needs the field and the reason, not just "validation failed". */
-function describeError(error: unknown): string {
-  if (error instanceof DomainError && error.fieldErrors) {
-    return Object.entries(error.fieldErrors)
-      .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
-      .join('\n');
-  }
-  return error instanceof Error ? error.message : String(error);
-}
 
 const program = buildProgram({
   version: API_VERSION, // the API's spelling (2026.04.1), as /api/status says it
@@ -42,5 +31,5 @@ const program = buildProgram({
 // (database closed, DATA_DIR lock released).
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(describeError(error));
-  process.exitCode = error instanceof DataDirectoryLockedError ? DATA_DIR_LOCKED_EXIT_CODE : 1;
+  process.exitCode = exitCodeOf(error);
 });
