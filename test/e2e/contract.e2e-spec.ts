@@ -41,5 +41,3 @@ const app = await startE2eWorld({
 describeFuzz((await app.http.get('/docs-json').expect(200)).body as OpenApiDoc);
 // Last on the file's app: it closes the app.
 await import('./contract/simulate-pool.cases.js');
-// Applications of its own, after the file's (operator-migration.cases.ts says why).
-await import('./contract/operator-migration.cases.js');

@@ -3,8 +3,7 @@
  * partner data; an admin token has no partner scope unless given one, and every admin request
  * names the tenant it acts on (only the list may span all tenants, and each row names its tenant).
  * Also: a database seeded before operator tenants existed (sandbox-admin in tenant `sandbox` with
- * partner and admin) is put right on start-up: operator-migration.cases.ts, on applications of its
- * own.
+ * partner and admin) is put right on start-up: test/services/operator-migration.service.spec.ts.
  *
  * The first suite reads the sandbox's tenants as seeded ("has no accounts": every account is in
  * `sandbox` or `sandbox-b`): it comes before the suites that create tenants of their own.
