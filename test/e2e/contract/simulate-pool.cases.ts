@@ -63,7 +63,7 @@ const HEAVIEST = {
 };
 
 /** Long enough (seconds) to hold a slot while another request comes in. */
-const LONG = { ...HEAVIEST, horizon_years: 5 };
+const LONG = { ...HEAVIEST, horizon_years: 2 };
 const SHORT = { ...HEAVIEST, portfolio: [{ symbol: 'BTC', weight: 1 }], horizon_years: 1 };
 
 describe('POST /qsim/simulate in the worker pool (e2e)', () => {
