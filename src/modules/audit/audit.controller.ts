@@ -2,6 +2,8 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Scopes } from '../../common/decorators/auth.decorators.js';
+import { DomainError } from '../../common/errors/domain-error.js';
+import { TenantsService } from '../tenancy/index.js';
 import type { AuditEntryRecord, AuditFilters } from './audit.service.js';
 import { AuditService } from './audit.service.js';
 import {
@@ -39,19 +41,27 @@ const CSV_COLUMNS = [
 @Controller('admin/audit')
 @Scopes('admin')
 export class AuditController {
-  constructor(private readonly audit: AuditService) {}
+  constructor(
+    private readonly audit: AuditService,
+    private readonly tenants: TenantsService,
+  ) {}
 
   @Get()
   @ApiOperation({
     summary: 'Query the audit trail',
     description:
-      'Entries in sequence order (oldest first), filtered by tenant, actor, account, action and time (`from` inclusive, `to` exclusive); cursor-paginated, up to 1000 a page.',
+      'Entries newest first (`order=asc`: oldest first, the chain’s order), filtered by tenant (`tenant`, its slug, or `tenantId`), actor, account, action and time (`from` inclusive, `to` exclusive); cursor-paginated, up to 1000 a page. Every filter is optional: with none, the latest entries of every tenant.',
   })
   @ApiOkResponse({ type: AuditPageDto })
   @ApiBadRequestResponse({ description: 'A malformed filter, limit or cursor (named in errors).' })
   async list(@Query() query: AuditQueryDto): Promise<AuditPageDto> {
     const limit = query.limit ?? DEFAULT_AUDIT_PAGE;
-    const rows = await this.audit.list(filtersOf(query), limit + 1, query.cursor);
+    const rows = await this.audit.list(
+      await this.filtersOf(query),
+      limit + 1,
+      query.cursor,
+      query.order ?? 'desc',
+    );
     const page = rows.slice(0, limit);
     return {
       entries: page.map(toDto),
@@ -63,7 +73,7 @@ export class AuditController {
   @ApiOperation({
     summary: 'Export the audit trail as CSV or JSON Lines',
     description:
-      'Every entry matching the filters, streamed in sequence order. CSV: a header row, then one RFC 4180 row per entry (`details` is its canonical JSON text). JSONL: one entry a line, as in the query answer. Each row carries its hashes, so an export can be re-verified offline (docs/audit.md).',
+      'Every entry matching the filters (the same as the query’s), streamed in the chain’s order (oldest first). CSV: a header row, then one RFC 4180 row per entry (`details` is its canonical JSON text). JSONL: one entry a line, as in the query answer. Each row carries its hashes, so an export can be re-verified offline (docs/audit.md).',
   })
   @ApiProduces('text/csv', 'application/x-ndjson')
   @ApiOkResponse({
@@ -78,7 +88,7 @@ export class AuditController {
   })
   async export(@Query() query: AuditExportQueryDto, @Res() response: Response): Promise<void> {
     const csv = query.format === 'csv';
-    const pages = this.audit.pages(filtersOf(query));
+    const pages = this.audit.pages(await this.filtersOf(query));
     // The first page is read before the headers go out, so a database failure is still a proper error.
     const first = await pages.next();
     response.status(200);
@@ -120,11 +130,21 @@ export class AuditController {
       anchorSequence: Number(result.anchorSequence),
     };
   }
+
+  /** `tenant` (a slug) resolved to its id; a slug of no tenant, or both forms at once, is a 400. */
+  private async filtersOf(query: AuditFiltersDto): Promise<AuditFilters> {
+    if (query.tenant !== undefined && query.tenantId !== undefined)
+      throw DomainError.validation('tenant', 'Give tenant (a slug) or tenantId (a UUID), not both.');
+    return filtersOf(
+      query,
+      query.tenant === undefined ? query.tenantId : await this.tenants.idOfSlug(query.tenant),
+    );
+  }
 }
 
-function filtersOf(query: AuditFiltersDto): AuditFilters {
+function filtersOf(query: AuditFiltersDto, tenantId: string | undefined): AuditFilters {
   return {
-    tenantId: query.tenantId,
+    tenantId,
     actor: query.actor,
     accountId: query.accountId,
     action: query.action,

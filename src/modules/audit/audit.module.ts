@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { READ_AUDIT } from '../../common/ports/read-audit.port.js';
+import { TenancyModule } from '../tenancy/index.js';
 import { AuditController } from './audit.controller.js';
 import { AuditInterceptor } from './audit.interceptor.js';
 import { AuditScheduler } from './audit.scheduler.js';
@@ -14,10 +15,11 @@ import { AuditTransactionSubscriber } from './audit-transaction.subscriber.js';
  * global interceptor that records audited routes and admin writes, the retention job and the
  * admin API `/admin/audit`. Global: any module may append (AuditService.append, in its own
  * transaction) and whatever answers a read without the interceptor records it through READ_AUDIT. Calls
- * nobody but the database.
+ * nobody but the database, and `tenancy` for the tenant a `/admin/audit` filter names by slug.
  */
 @Global()
 @Module({
+  imports: [TenancyModule],
   controllers: [AuditController],
   providers: [
     AuditService,

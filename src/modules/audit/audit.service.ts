@@ -203,13 +203,23 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
     }
   }
 
-  async list(filters: AuditFilters, limit: number, after?: string): Promise<AuditEntryRecord[]> {
+  /**
+   * A page of entries matching the filters: `asc` in the chain's order after sequence `after`,
+   * `desc` newest first before it.
+   */
+  async list(
+    filters: AuditFilters,
+    limit: number,
+    after?: string,
+    order: 'asc' | 'desc' = 'asc',
+  ): Promise<AuditEntryRecord[]> {
     await this.flush().catch(() => undefined);
-    const { where, params } = whereOf(filters, after);
+    const { where, params } = whereOf(filters, after, order);
     params.push(limit);
+    const direction = order === 'desc' ? 'DESC' : 'ASC';
     const { rows } = await runSql<EntryRow>(
       this.dataSource.manager,
-      `SELECT ${COLUMNS} FROM "audit_entry" ${where} ORDER BY "audit_entry"."sequence" LIMIT $${params.length}`,
+      `SELECT ${COLUMNS} FROM "audit_entry" ${where} ORDER BY "audit_entry"."sequence" ${direction} LIMIT $${params.length}`,
       params,
     );
     return rows.map(toRecord);
@@ -410,14 +420,18 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
   }
 }
 
-function whereOf(filters: AuditFilters, after?: string): { where: string; params: unknown[] } {
+function whereOf(
+  filters: AuditFilters,
+  after?: string,
+  order: 'asc' | 'desc' = 'asc',
+): { where: string; params: unknown[] } {
   const conditions: string[] = [];
   const params: unknown[] = [];
   const add = (sql: (placeholder: string) => string, value: unknown) => {
     params.push(value);
     conditions.push(sql(`$${params.length}`));
   };
-  if (after !== undefined) add((p) => `"sequence" > ${p}::bigint`, after);
+  if (after !== undefined) add((p) => `"sequence" ${order === 'desc' ? '<' : '>'} ${p}::bigint`, after);
   if (filters.tenantId) add((p) => `"tenant_id" = ${p}`, filters.tenantId);
   if (filters.actor) add((p) => `"actor_id" = ${p}`, filters.actor);
   if (filters.accountId) add((p) => `"target_kind" = 'account' AND "target_id" = ${p}`, filters.accountId);

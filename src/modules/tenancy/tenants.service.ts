@@ -42,6 +42,16 @@ export class TenantsService {
     return this.repository.listTenants();
   }
 
+  /**
+   * The id of the tenant a filter names by slug; a slug of no tenant is a 400 naming the field
+   * (`tenant`), as the admin routes that take `?tenant=` answer.
+   */
+  async idOfSlug(slug: string): Promise<string> {
+    const tenant = TENANT_SLUG_PATTERN.test(slug) ? await this.repository.findTenantBySlug(slug) : null;
+    if (!tenant) throw DomainError.validation('tenant', `Tenant "${slug}" does not exist.`);
+    return tenant.id;
+  }
+
   /** One tenant by its slug; 404 when there is none. */
   async get(slug: string): Promise<TenantEntity> {
     const tenant = TENANT_SLUG_PATTERN.test(slug) ? await this.repository.findTenantBySlug(slug) : null;

@@ -56,9 +56,10 @@ describe('audit trail (e2e)', () => {
     await t?.close();
   });
 
+  /** In the chain's order (`order=asc`) unless asked otherwise: most cases read a sequence of events. */
   const query = async (params: Record<string, string | number> = {}): Promise<Entry[]> => {
     const qs = new URLSearchParams(
-      Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+      Object.entries({ order: 'asc', ...params }).map(([k, v]): [string, string] => [k, String(v)]),
     ).toString();
     const res = await t.http
       .get(`/admin/audit${qs ? `?${qs}` : ''}`)
@@ -268,19 +269,61 @@ describe('audit trail (e2e)', () => {
     const before = await query({ to: later.toISOString(), limit: 1000 });
     expect(before.length).toBe(all.length);
 
-    const first = await t.http.get('/admin/audit?limit=2').set(bearer(admin)).expect(200);
+    const first = await t.http.get('/admin/audit?limit=2&order=asc').set(bearer(admin)).expect(200);
     expect(first.body.entries).toHaveLength(2);
+    const second = await t.http
+      .get(`/admin/audit?limit=2&order=asc&cursor=${first.body.nextCursor}`)
+      .set(bearer(admin))
+      .expect(200);
+    expect(second.body.entries[0].sequence).toBe(first.body.entries[1].sequence + 1);
+  });
+
+  it('answers newest first with no parameter at all (Swagger UI’s defaults find entries), and pages backwards', async () => {
+    const all = await query({ limit: 1000 });
+    const latest = await t.http.get('/admin/audit').set(bearer(admin)).expect(200);
+    const newest = [...all].reverse();
+    expect(latest.body.entries.map((e: Entry) => e.sequence)).toEqual(
+      newest.slice(0, Math.min(100, newest.length)).map((e) => e.sequence),
+    );
+    const first = await t.http.get('/admin/audit?limit=2').set(bearer(admin)).expect(200);
     const second = await t.http
       .get(`/admin/audit?limit=2&cursor=${first.body.nextCursor}`)
       .set(bearer(admin))
       .expect(200);
-    expect(second.body.entries[0].sequence).toBe(first.body.entries[1].sequence + 1);
+    expect([...first.body.entries, ...second.body.entries].map((e: Entry) => e.sequence)).toEqual(
+      newest.slice(0, 4).map((e) => e.sequence),
+    );
+  });
+
+  it('names a tenant by its slug, as every other admin route does', async () => {
+    const bySlug = await query({ tenant: 'sandbox', limit: 1000 });
+    expect(bySlug.length).toBeGreaterThan(0);
+    expect(bySlug).toEqual(await query({ tenantId: sandboxTenant, limit: 1000 }));
+    const exported = await t.http
+      .get('/admin/audit/export?format=jsonl&tenant=sandbox')
+      .set(bearer(admin))
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => done(null, text));
+      })
+      .expect(200);
+    expect((exported.body as string).trim().split('\n').length).toBeGreaterThanOrEqual(bySlug.length);
+    for (const [qs, message] of [
+      ['tenant=no-such-firm', 'Tenant "no-such-firm" does not exist.'],
+      [`tenant=sandbox&tenantId=${sandboxTenant}`, 'Give tenant (a slug) or tenantId (a UUID), not both.'],
+    ]) {
+      const res = await t.http.get(`/admin/audit?${qs}`).set(bearer(admin)).expect(400);
+      expect(res.body.errors).toEqual({ tenant: [message] });
+    }
   });
 
   it('answers 400 naming the field for bad filters, and 403 to a partner', async () => {
     for (const [qs, field] of [
       ['limit=1001', 'limit'],
       ['tenantId=nope', 'tenantId'],
+      ['order=sideways', 'order'],
       ['from=yesterday', 'from'],
       ['cursor=abc', 'cursor'],
     ]) {

@@ -163,7 +163,7 @@ describe('report snapshots (e2e)', () => {
 
   it('records the creation (and reads) in the audit trail', async () => {
     const res = await t.http
-      .get(`/admin/audit?action=report_snapshot.created&accountId=${accountId}`)
+      .get(`/admin/audit?action=report_snapshot.created&accountId=${accountId}&order=asc`)
       .set(bearer(admin))
       .expect(200);
     expect(res.body.entries[0]).toMatchObject({

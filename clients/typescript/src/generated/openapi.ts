@@ -126,7 +126,7 @@ export interface paths {
         };
         /**
          * Query the audit trail
-         * @description Entries in sequence order (oldest first), filtered by tenant, actor, account, action and time (`from` inclusive, `to` exclusive); cursor-paginated, up to 1000 a page.
+         * @description Entries newest first (`order=asc`: oldest first, the chain’s order), filtered by tenant (`tenant`, its slug, or `tenantId`), actor, account, action and time (`from` inclusive, `to` exclusive); cursor-paginated, up to 1000 a page. Every filter is optional: with none, the latest entries of every tenant.
          */
         get: operations["AuditController_list"];
         put?: never;
@@ -146,7 +146,7 @@ export interface paths {
         };
         /**
          * Export the audit trail as CSV or JSON Lines
-         * @description Every entry matching the filters, streamed in sequence order. CSV: a header row, then one RFC 4180 row per entry (`details` is its canonical JSON text). JSONL: one entry a line, as in the query answer. Each row carries its hashes, so an export can be re-verified offline (docs/audit.md).
+         * @description Every entry matching the filters (the same as the query’s), streamed in the chain’s order (oldest first). CSV: a header row, then one RFC 4180 row per entry (`details` is its canonical JSON text). JSONL: one entry a line, as in the query answer. Each row carries its hashes, so an export can be re-verified offline (docs/audit.md).
          */
         get: operations["AuditController_export"];
         put?: never;
@@ -1660,7 +1660,7 @@ export interface components {
             tenantId: string | null;
         };
         AuditPageDto: {
-            /** @description Entries in sequence order (oldest first). */
+            /** @description Entries newest first (`order=desc`, the default) or oldest first (`order=asc`). */
             entries: components["schemas"]["AuditEntryDto"][];
             /** @description Cursor of the next page; null on the last. */
             nextCursor: string | null;
@@ -5548,7 +5548,7 @@ export interface operations {
                 accountId?: string;
                 /** @description Only entries of this action, e.g. `account.read.balances`. */
                 action?: string;
-                /** @description Only entries by this actor (an API clientId). */
+                /** @description Only entries by this actor: an API clientId such as `sandbox-client`. */
                 actor?: string;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
@@ -5556,7 +5556,11 @@ export interface operations {
                 from?: string;
                 /** @description Entries per page, 1-1000. */
                 limit?: number;
-                /** @description Only entries of this tenant (its UUID). */
+                /** @description `desc`: newest first (the default, what an admin looking at the trail wants first); `asc`: in the chain’s order, oldest first. A `nextCursor` continues in the order it was issued for: send the same `order` with it. */
+                order?: "desc" | "asc";
+                /** @description Only entries of this tenant, by its slug (e.g. `sandbox`), as every other admin route names a tenant. Entries of a tenant deleted since keep its id: filter those with `tenantId`. */
+                tenant?: string;
+                /** @description Only entries of this tenant, by its id (UUID); give `tenant` or `tenantId`, not both. */
                 tenantId?: string;
                 /** @description Entries that occurred before this instant (ISO 8601). */
                 to?: string;
@@ -5645,13 +5649,15 @@ export interface operations {
                 accountId?: string;
                 /** @description Only entries of this action, e.g. `account.read.balances`. */
                 action?: string;
-                /** @description Only entries by this actor (an API clientId). */
+                /** @description Only entries by this actor: an API clientId such as `sandbox-client`. */
                 actor?: string;
                 /** @description `csv` (RFC 4180, a header row) or `jsonl` (one JSON entry a line). */
                 format: "csv" | "jsonl";
                 /** @description Entries that occurred at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
-                /** @description Only entries of this tenant (its UUID). */
+                /** @description Only entries of this tenant, by its slug (e.g. `sandbox`), as every other admin route names a tenant. Entries of a tenant deleted since keep its id: filter those with `tenantId`. */
+                tenant?: string;
+                /** @description Only entries of this tenant, by its id (UUID); give `tenant` or `tenantId`, not both. */
                 tenantId?: string;
                 /** @description Entries that occurred before this instant (ISO 8601). */
                 to?: string;

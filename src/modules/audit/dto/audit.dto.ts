@@ -20,16 +20,32 @@ export const DEFAULT_AUDIT_PAGE = 100;
 const lowerCase = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.toLowerCase() : value;
 
+export const AUDIT_ORDERS = ['desc', 'asc'] as const;
+export type AuditOrder = (typeof AUDIT_ORDERS)[number];
+
 export class AuditFiltersDto {
-  @ApiPropertyOptional({ description: 'Only entries of this tenant (its UUID).', format: 'uuid' })
+  @ApiPropertyOptional({
+    description:
+      'Only entries of this tenant, by its slug (e.g. `sandbox`), as every other admin route names a tenant. Entries of a tenant deleted since keep its id: filter those with `tenantId`.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  tenant?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only entries of this tenant, by its id (UUID); give `tenant` or `tenantId`, not both.',
+    format: 'uuid',
+  })
   @IsOptional()
   @IsUUID('all', { message: 'tenantId must be a UUID.' })
   @Transform(lowerCase)
   tenantId?: string;
 
+  // No `example`: Swagger UI's Try it out would send it as a filter, and the defaults shown would
+  // find nothing.
   @ApiPropertyOptional({
-    description: 'Only entries by this actor (an API clientId).',
-    example: 'sandbox-client',
+    description: 'Only entries by this actor: an API clientId such as `sandbox-client`.',
   })
   @IsOptional()
   @IsString()
@@ -81,6 +97,16 @@ export class AuditQueryDto extends AuditFiltersDto {
   @Min(1, { message: `limit must be from 1 to ${MAX_AUDIT_PAGE}.` })
   @Max(MAX_AUDIT_PAGE, { message: `limit must be from 1 to ${MAX_AUDIT_PAGE}.` })
   limit?: number;
+
+  @ApiPropertyOptional({
+    description:
+      '`desc`: newest first (the default, what an admin looking at the trail wants first); `asc`: in the chain’s order, oldest first. A `nextCursor` continues in the order it was issued for: send the same `order` with it.',
+    enum: AUDIT_ORDERS,
+    default: 'desc',
+  })
+  @IsOptional()
+  @IsIn(AUDIT_ORDERS, { message: 'order must be desc or asc.' })
+  order?: AuditOrder;
 
   @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page.' })
   @IsOptional()
@@ -181,7 +207,10 @@ export class AuditEntryDto {
 }
 
 export class AuditPageDto {
-  @ApiProperty({ description: 'Entries in sequence order (oldest first).', type: [AuditEntryDto] })
+  @ApiProperty({
+    description: 'Entries newest first (`order=desc`, the default) or oldest first (`order=asc`).',
+    type: [AuditEntryDto],
+  })
   entries: AuditEntryDto[];
 
   @ApiProperty({ description: 'Cursor of the next page; null on the last.', nullable: true, type: String })
