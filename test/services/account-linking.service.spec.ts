@@ -16,7 +16,7 @@ import { startServiceModule, type ServiceModule } from '../support/service-modul
 /** An exchange-like source that keeps a region and needs an API key. */
 class RegionalExchange extends ScriptedConnector implements SourceConnector {
   describe() {
-    return { summary: '`regional` (test)', synthetic: false, options: {} };
+    return { summary: '`regional` (test)', synthetic: false, options: {}, examples: {} };
   }
 
   accountOptions(_options: Readonly<Record<string, unknown>>, account: { platform: string }) {

@@ -15,11 +15,11 @@ import {
   simpleHistory,
   sourceTx,
 } from '../../factories/accounts.factory.js';
-import { SANDBOX, type TestApp } from '../../support/test-app.js';
-import { startSuite } from '../../support/e2e-world.js';
+import { SANDBOX } from '../../support/test-app.js';
+import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
 
 describe('admin accounts (e2e)', () => {
-  let t: TestApp;
+  let t: SuiteApp;
   let admin: string;
   let partner: string;
   let partnerB: string;
@@ -173,6 +173,49 @@ describe('admin accounts (e2e)', () => {
         })
         .expect(409);
       expect(dupCollection.body.errors).toHaveProperty(['collectionId']);
+    });
+
+    it('documents one request per way of linking, each of which succeeds as shown (Swagger UI: Try it out)', async () => {
+      const doc = (await t.http.get('/docs-json').expect(200)).body;
+      const content = doc.paths['/admin/accounts'].post.requestBody.content['application/json'];
+      const examples = content.examples as Record<
+        string,
+        { summary: string; value: Record<string, unknown> }
+      >;
+      expect(Object.keys(examples)).toEqual([
+        'sandbox',
+        'csv',
+        'bitcoin-address',
+        'bitcoin-xpub',
+        'ethereum',
+        'exchange',
+      ]);
+      // In a tenant of this test's own: the examples name the sandbox's (`sandbox`), which exists.
+      const own = await t.newTenant('link-examples');
+      for (const [name, { summary, value }] of Object.entries(examples)) {
+        expect([name, value.tenant, summary.length > 10]).toEqual([name, 'sandbox', true]);
+        // Exactly one way of naming what is watched: never address and xpub, or credentials with either.
+        const ways = ['address', 'xpub', 'credentials'].filter((field) => field in value);
+        expect([name, ways.length <= 1]).toEqual([name, true]);
+        const res = await t.http
+          .post('/admin/accounts')
+          .set(bearer(admin))
+          .send({ ...value, tenant: own.slug });
+        if (value.source === 'exchange') {
+          // The keys are checked with the exchange before the account is linked: placeholders are
+          // refused there (an admin puts the client's read-only keys in). Here no exchange is
+          // reachable: the body passed every check of its own (no field named), then 503.
+          expect([name, res.status, res.body.errors]).toEqual([name, 503, undefined]);
+          expect(res.body.detail).toMatch(/could not be reached to check the credentials; nothing was stored/);
+          continue;
+        }
+        expect([name, res.status, res.body.errors]).toEqual([name, 201, undefined]);
+        expect(res.body).toMatchObject({
+          source: value.source,
+          platform: value.platform,
+          syncStatus: 'syncing',
+        });
+      }
     });
   });
 

@@ -150,6 +150,7 @@ describe('OpenAPI document against live responses (e2e)', () => {
       describe: () => ({
         summary: '`openapi-ex` (test)',
         synthetic: false,
+        examples: {},
         options: {},
         linking: { platforms: ['openapi-ex'], accepts: ['credentials'] },
       }),

@@ -101,6 +101,7 @@ class TestExchangeConnector implements SourceConnector {
     return {
       summary: '`testex` (test)',
       synthetic: false,
+      examples: {},
       options: {},
       linking: { platforms: ['testex'], accepts: ['credentials'] },
     };

@@ -38,7 +38,7 @@ import {
   RefreshResultDto,
 } from './admin-accounts.dto.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
-import { IMPORT_FORMATS } from '../../sources/index.js';
+import { IMPORT_FORMATS, sourceLinkExamples } from '../../sources/index.js';
 import {
   isMultipart,
   readCsvBody,
@@ -69,6 +69,7 @@ export class AdminAccountsController {
     description:
       'Starts in `syncing`; the scheduler fetches it within a minute, or call the refresh endpoint. Credentials are encrypted at rest and never returned.',
   })
+  @ApiBody({ type: CreateAccountDto, examples: linkExamples() })
   @ApiCreatedResponse({ type: AdminAccountDto })
   @ApiBadRequestResponse({ description: 'A field is invalid (named in errors).' })
   @ApiConflictResponse({ description: 'The identity or collection already has an account in the tenant.' })
@@ -244,4 +245,19 @@ export class AdminAccountsController {
   ): Promise<void> {
     await this.accounts.adminDelete(accountId, tenant);
   }
+}
+
+/**
+ * One request body per way of linking (each source's examples, sources/connectors), each of which
+ * Swagger UI's Try it out sends as it stands and gets a 201 (once: a second time the identity is
+ * taken, 409). Without them Swagger UI built one body out of every property's example, every
+ * alternative at once (address and xpub, credentials), which answers 400.
+ */
+function linkExamples(): Record<string, { summary: string; value: Record<string, unknown> }> {
+  return Object.fromEntries(
+    Object.entries(sourceLinkExamples()).map(([name, { summary, body }]) => [
+      name,
+      { summary, value: { tenant: 'sandbox', identity: `household-1001/${name}`, ...body } },
+    ]),
+  );
 }

@@ -22,4 +22,23 @@ export const BITCOIN_SOURCE: SourceDescription = {
     },
   },
   linking: { platforms: ['bitcoin'], accepts: ['address', 'xpub'] },
+  examples: {
+    'bitcoin-address': {
+      summary: 'Bitcoin: a watch-only address',
+      body: {
+        platform: 'bitcoin',
+        source: 'bitcoin',
+        address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+        chain: 'bitcoin',
+      },
+    },
+    'bitcoin-xpub': {
+      summary: 'Bitcoin: an extended public key (zpub, BIP84), every address it derives',
+      body: {
+        platform: 'bitcoin',
+        source: 'bitcoin',
+        xpub: 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs',
+      },
+    },
+  },
 };

@@ -7,7 +7,7 @@ import type { SourceConnector, SourceDescription } from './source-connector.js';
 export const BUILT_IN_SOURCES = Object.keys(SOURCE_CATALOGUE);
 
 /** A connector that describes nothing: no options, real data. */
-const UNDESCRIBED: SourceDescription = { summary: '', synthetic: false, options: {} };
+const UNDESCRIBED: SourceDescription = { summary: '', synthetic: false, options: {}, examples: {} };
 
 /** A connector that takes longer is abandoned (its refresh fails; the old data stays). */
 export const CONNECTOR_TIMEOUT_MS = 60_000;

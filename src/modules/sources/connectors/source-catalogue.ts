@@ -8,7 +8,7 @@ import { CSV_SOURCE } from '../csv/csv.source.js';
 import { ETHEREUM_SOURCE } from '../ethereum/ethereum.source.js';
 import { EXCHANGE_SOURCE } from '../exchange/exchange.source.js';
 import { SANDBOX_SOURCE } from '../sandbox/sandbox.source.js';
-import type { SourceDescription } from './source-connector.js';
+import type { SourceDescription, SourceLinkExample } from './source-connector.js';
 
 export const SOURCE_CATALOGUE: Readonly<Record<string, SourceDescription>> = {
   sandbox: SANDBOX_SOURCE,
@@ -26,5 +26,12 @@ export function sourceOptionFields(): {
 }[] {
   return Object.entries(SOURCE_CATALOGUE).flatMap(([source, description]) =>
     Object.entries(description.options).map(([field, spec]) => ({ source, field, spec })),
+  );
+}
+
+/** Every source's link examples, by name, in catalogue order (the admin API's request examples). */
+export function sourceLinkExamples(): Record<string, SourceLinkExample> {
+  return Object.fromEntries(
+    Object.values(SOURCE_CATALOGUE).flatMap((description) => Object.entries(description.examples)),
   );
 }

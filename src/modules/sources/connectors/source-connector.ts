@@ -88,6 +88,19 @@ export interface SourceDescription {
    * for them. Absent: partners cannot link it (the admin API still can).
    */
   readonly linking?: SourceLinking;
+  /**
+   * Link requests of this source that succeed as they stand (`POST /admin/accounts`' examples in
+   * the OpenAPI document, one per way of linking; issue 31): the source's own fields of the body
+   * (`platform`, `source`, address, credentials, options); the admin controller adds `tenant` and
+   * `identity`. A new source gives at least one.
+   */
+  readonly examples: Readonly<Record<string, SourceLinkExample>>;
+}
+
+export interface SourceLinkExample {
+  /** What Swagger UI's examples list shows, e.g. "Bitcoin: a watch-only address". */
+  readonly summary: string;
+  readonly body: Readonly<Record<string, unknown>>;
 }
 
 export interface SourceLinking {

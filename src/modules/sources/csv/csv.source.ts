@@ -6,4 +6,10 @@ export const CSV_SOURCE: SourceDescription = {
   synthetic: false,
   options: {},
   importOnly: true,
+  examples: {
+    csv: {
+      summary: 'CSV: an account whose transactions arrive by import (then POST …/import)',
+      body: { platform: 'robinhood', source: 'csv' },
+    },
+  },
 };

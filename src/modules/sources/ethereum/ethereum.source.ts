@@ -9,4 +9,15 @@ export const ETHEREUM_SOURCE: SourceDescription = {
   synthetic: false,
   options: {},
   linking: { platforms: ['ethereum'], accepts: ['address'] },
+  examples: {
+    ethereum: {
+      summary: 'Ethereum: a watch-only address (ETH and ERC-20)',
+      body: {
+        platform: 'ethereum',
+        source: 'ethereum',
+        address: '0x52908400098527886E0F7030069857D2E4169EE7',
+        chain: 'ethereum',
+      },
+    },
+  },
 };

@@ -36,4 +36,15 @@ export const EXCHANGE_SOURCE: SourceDescription = {
   synthetic: false,
   options: {},
   linking: { platforms: Object.keys(NAMED_EXCHANGES), accepts: ['credentials'] },
+  examples: {
+    exchange: {
+      summary:
+        'Exchange: an account by its read-only API key (Kraken here; okx also takes a password). Put the client’s keys in: they are checked with the exchange before the account is linked.',
+      body: {
+        platform: 'kraken',
+        source: 'exchange',
+        credentials: { apiKey: 'your-read-only-api-key', secret: 'your-api-secret' },
+      },
+    },
+  },
 };

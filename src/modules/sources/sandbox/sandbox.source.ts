@@ -25,4 +25,10 @@ export const SANDBOX_SOURCE: SourceDescription = {
       description: 'Sandbox slow_initial_sync only: minutes until the initial sync completes (default 15).',
     },
   },
+  examples: {
+    sandbox: {
+      summary: 'Sandbox: a synthetic history, synced within a minute (not in production)',
+      body: { platform: 'coinbase', source: 'sandbox', sandboxProfile: 'normal' },
+    },
+  },
 };
