@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { labelRoute } from './modules/metrics/index.js';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { describeErrorBodies, ERROR_BODY_MODELS } from './common/openapi/api-responses.js';
+import { describeRequestBodies } from './common/openapi/request-bodies.js';
 import { API_VERSION } from './modules/status/index.js';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -45,7 +46,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'oauth2',
     )
     .build();
-  return describeErrorBodies(SwaggerModule.createDocument(app, config, { extraModels: ERROR_BODY_MODELS }));
+  return describeRequestBodies(
+    describeErrorBodies(SwaggerModule.createDocument(app, config, { extraModels: ERROR_BODY_MODELS })),
+  );
 }
 
 /** The `route` label of Swagger UI's page and its static files (the HTTP metrics). */

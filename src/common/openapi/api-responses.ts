@@ -16,6 +16,7 @@ import {
   type ContentObject,
   type OpenAPIObject,
 } from '@nestjs/swagger';
+import { statusText, statusTypeUrl } from '../errors/problem-details.js';
 import { usesEnvelope } from '../http/request-context.js';
 
 @ApiSchema({
@@ -180,6 +181,70 @@ const DEFAULT_DESCRIPTIONS: Record<string, string> = {
     'The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance).',
 };
 
+/**
+ * What each error status's body says, as HttpExceptionFilter words it (issue 31: every status
+ * showed the same 400 example). `detail` is the message of the commonest cause; 400 names a field.
+ */
+const PROBLEM_EXAMPLES: Record<
+  string,
+  { title?: string; detail: string; errors?: Record<string, string[]>; reason?: string }
+> = {
+  '400': {
+    title: 'One or more validation errors occurred.',
+    detail: 'limit: limit must be from 1 to 1000.',
+    errors: { limit: ['limit must be from 1 to 1000.'] },
+  },
+  '401': { detail: 'Bearer token missing or invalid.' },
+  '403': { detail: 'This operation needs the scope: admin.' },
+  '404': { detail: 'Account not found.' },
+  '409': {
+    detail:
+      'A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.',
+    reason: 'idempotency_request_in_progress',
+  },
+  '413': { detail: 'Request body exceeds the limit of 102400 bytes.' },
+  '415': { detail: 'Unsupported body encoding or charset.' },
+  '422': {
+    detail: 'The account needs its owner to reconnect it before its data can be served.',
+    reason: 'reconnect_required',
+  },
+  '429': { detail: 'Rate limit exceeded; retry after the number of seconds in Retry-After.' },
+  '500': { detail: 'An unexpected error occurred.' },
+  '503': { detail: 'The database is unavailable; retry shortly.' },
+};
+
+/** RFC 6749 §5.2 errors of /oauth/token, by status. */
+const OAUTH_EXAMPLES: Record<string, { error: string; error_description: string }> = {
+  '400': { error: 'invalid_request', error_description: 'Missing grant_type.' },
+  '401': { error: 'invalid_client', error_description: 'Client authentication failed.' },
+};
+
+/** The body `status` answers on `path`, in the shape the path's errors take. */
+function errorExample(path: string, status: string): object | undefined {
+  if (path === OAUTH_TOKEN_PATH) return OAUTH_EXAMPLES[status];
+  const described = PROBLEM_EXAMPLES[status];
+  if (!described) return undefined;
+  const code = Number(status);
+  const problem = {
+    type: statusTypeUrl(code),
+    title: described.title ?? statusText(code),
+    status: code,
+    detail: described.detail,
+    instance: path,
+    ...(described.errors ? { errors: described.errors } : {}),
+    ...(described.reason ? { reason: described.reason } : {}),
+    traceId: '5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b',
+  };
+  if (!usesEnvelope(path)) return problem;
+  return {
+    isError: true,
+    message: described.detail,
+    statusCode: code,
+    result: null,
+    responseException: { exceptionMessage: problem },
+  };
+}
+
 const HEADERS: Record<string, Record<string, { description: string; schema: object }>> = {
   '401': {
     'WWW-Authenticate': { description: 'RFC 6750 challenge.', schema: { type: 'string' } },
@@ -220,19 +285,26 @@ export function describeErrorBodies(document: OpenAPIObject): OpenAPIObject {
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         if (Number(status) < 400 || !response || !('description' in response)) continue;
+        const example = errorExample(path, status);
+        const body = (schema: Type<unknown>) => ({ schema: ref(schema), ...(example ? { example } : {}) });
         const content: ContentObject =
           path === OAUTH_TOKEN_PATH
-            ? { 'application/json': { schema: ref(OAuthErrorSchema) } }
+            ? { 'application/json': body(OAuthErrorSchema) }
             : usesEnvelope(path)
-              ? { 'application/json': { schema: ref(ErrorEnvelopeSchema) } }
-              : { 'application/problem+json': { schema: ref(ProblemDetailsSchema) } };
-        response.content = {
-          ...content,
-          ...(status === '503'
-            ? { 'text/plain': { schema: { type: 'string', example: 'Service Unavailable' } } }
-            : {}),
+              ? { 'application/json': body(ErrorEnvelopeSchema) }
+              : { 'application/problem+json': body(ProblemDetailsSchema) };
+        // A copy: one response object may be shared by several operations' decorators, and each
+        // operation's example names its own path.
+        operation.responses[status] = {
+          ...response,
+          content: {
+            ...content,
+            ...(status === '503'
+              ? { 'text/plain': { schema: { type: 'string', example: 'Service Unavailable' } } }
+              : {}),
+          },
+          ...(HEADERS[status] ? { headers: { ...HEADERS[status], ...response.headers } } : {}),
         };
-        if (HEADERS[status]) response.headers = { ...HEADERS[status], ...response.headers };
       }
       operation.responses = Object.fromEntries(
         Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)),

@@ -187,8 +187,37 @@ describe('OpenAPI document (e2e)', () => {
               ? 'ErrorEnvelope'
               : 'ProblemDetails';
         expect([key, status, ref]).toEqual([key, status, `#/components/schemas/${name}`]);
+        // Each status its own example (issue 31: every one showed the token's 400), in the body's shape.
+        const example = (response.content?.[media] as { example?: Record<string, unknown> } | undefined)
+          ?.example;
+        if (path === '/oauth/token') {
+          if (example) expect([key, status, typeof example.error]).toEqual([key, status, 'string']);
+          continue;
+        }
+        const problem = (
+          path.startsWith('/v1/api/')
+            ? (example?.responseException as { exceptionMessage: Record<string, unknown> }).exceptionMessage
+            : example
+        ) as Record<string, unknown>;
+        expect([key, status, problem.status, problem.instance]).toEqual([key, status, Number(status), path]);
+        if (path.startsWith('/v1/api/')) expect([key, example!.statusCode]).toEqual([key, Number(status)]);
+        expect([key, status, 'errors' in problem]).toEqual([key, status, status === '400']);
       }
     }
+  });
+
+  it('gives each media type of a request body its own schema: the import form has a file field (a file chooser in Swagger UI)', () => {
+    const body = doc.paths['/admin/accounts/{accountId}/import']!.post!.requestBody as unknown as {
+      content: Record<string, { schema: SchemaObject }>;
+    };
+    expect(Object.keys(body.content)).toEqual(['text/csv', 'multipart/form-data']);
+    expect(body.content['text/csv']!.schema).toMatchObject({ type: 'string' });
+    expect(body.content['multipart/form-data']!.schema).toMatchObject({
+      type: 'object',
+      required: ['file'],
+      properties: { file: { type: 'string', format: 'binary' }, format: { type: 'string' } },
+    });
+    expect(JSON.stringify(doc)).not.toContain('x-body-by-media-type');
   });
 
   it('says format uuid on id parameters and integer on counts and limits', () => {

@@ -4700,6 +4700,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/.well-known/jwks.json",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4709,6 +4724,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/.well-known/jwks.json",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4720,6 +4745,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/.well-known/jwks.json",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -4760,6 +4795,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/accounts",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4771,6 +4821,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4780,6 +4840,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4791,6 +4861,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4800,6 +4880,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4811,6 +4901,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -4847,6 +4947,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/accounts",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4858,6 +4973,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4867,6 +4992,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4876,6 +5011,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/accounts",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4885,6 +5031,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4894,6 +5050,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/accounts",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4905,6 +5072,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4914,6 +5091,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4925,6 +5112,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/accounts",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -4960,6 +5157,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4971,6 +5183,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4980,6 +5202,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -4989,6 +5221,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5000,6 +5242,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5009,6 +5261,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5020,6 +5282,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -5057,6 +5329,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5068,6 +5355,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5077,6 +5374,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5086,6 +5393,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5095,6 +5412,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5104,6 +5432,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5115,6 +5454,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5124,6 +5473,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5135,6 +5494,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -5177,6 +5546,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/accounts/{accountId}/credentials",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5188,6 +5572,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/accounts/{accountId}/credentials",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5197,6 +5591,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/accounts/{accountId}/credentials",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5206,6 +5610,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/accounts/{accountId}/credentials",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5215,6 +5629,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/accounts/{accountId}/credentials",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5224,6 +5649,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/admin/accounts/{accountId}/credentials",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5233,6 +5668,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/accounts/{accountId}/credentials",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5244,6 +5690,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/accounts/{accountId}/credentials",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5253,6 +5709,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/accounts/{accountId}/credentials",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5264,6 +5730,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/accounts/{accountId}/credentials",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -5291,7 +5767,7 @@ export interface operations {
         /** @description text/csv: the file itself. multipart/form-data: the file in the field `file` and optionally its format in the field `format`. */
         requestBody: {
             content: {
-                "multipart/form-data": string | {
+                "multipart/form-data": {
                     /**
                      * Format: binary
                      * @description The file, up to 20 MB.
@@ -5303,18 +5779,7 @@ export interface operations {
                      */
                     format?: "csv" | "coinbase" | "kraken-ledgers" | "kraken-trades" | "gemini" | "bitstamp";
                 };
-                "text/csv": string | {
-                    /**
-                     * Format: binary
-                     * @description The file, up to 20 MB.
-                     */
-                    file: string;
-                    /**
-                     * @description The file's format: `csv` (the service's own, docs/csv-format.md) or an exchange export (docs/sources.md, "Export files"). Absent: detected from the header row.
-                     * @enum {string}
-                     */
-                    format?: "csv" | "coinbase" | "kraken-ledgers" | "kraken-trades" | "gemini" | "bitstamp";
-                };
+                "text/csv": string;
             };
         };
         responses: {
@@ -5332,6 +5797,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/accounts/{accountId}/import",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5343,6 +5823,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/accounts/{accountId}/import",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5352,6 +5842,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/accounts/{accountId}/import",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5361,6 +5861,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/accounts/{accountId}/import",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5370,6 +5881,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/admin/accounts/{accountId}/import",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5379,6 +5900,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.16",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported body encoding or charset.",
+                     *       "instance": "/admin/accounts/{accountId}/import",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5388,6 +5919,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/accounts/{accountId}/import",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5399,6 +5941,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/accounts/{accountId}/import",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5408,6 +5960,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/accounts/{accountId}/import",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5419,6 +5981,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/accounts/{accountId}/import",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -5457,6 +6029,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/accounts/{accountId}/refresh",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5468,6 +6055,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/accounts/{accountId}/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5477,6 +6074,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/accounts/{accountId}/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5486,6 +6093,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/accounts/{accountId}/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5495,6 +6112,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/accounts/{accountId}/refresh",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5504,6 +6132,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/accounts/{accountId}/refresh",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5515,6 +6154,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/accounts/{accountId}/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5524,6 +6173,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/accounts/{accountId}/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5535,6 +6194,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/accounts/{accountId}/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -5585,6 +6254,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/audit",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5596,6 +6280,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/audit",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5605,6 +6299,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/audit",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5616,6 +6320,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/audit",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5625,6 +6339,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/audit",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5636,6 +6360,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/audit",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -5684,6 +6418,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/audit/export",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5695,6 +6444,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/audit/export",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5704,6 +6463,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/audit/export",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5715,6 +6484,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/audit/export",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5724,6 +6503,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/audit/export",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5735,6 +6524,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/audit/export",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -5764,6 +6563,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/audit/verify",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5775,6 +6589,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/audit/verify",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5784,6 +6608,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/audit/verify",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5795,6 +6629,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/audit/verify",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5804,6 +6648,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/audit/verify",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5815,6 +6669,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/audit/verify",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -5847,6 +6711,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/clients",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5858,6 +6737,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5867,6 +6756,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5878,6 +6777,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5887,6 +6796,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5898,6 +6817,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -5935,6 +6864,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/clients",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5946,6 +6890,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5955,6 +6909,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5964,6 +6928,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/clients",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5973,6 +6948,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5982,6 +6967,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/clients",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -5993,6 +6989,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6002,6 +7008,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6013,6 +7029,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/clients",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -6048,6 +7074,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/clients/{clientId}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6059,6 +7100,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/clients/{clientId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6068,6 +7119,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/clients/{clientId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6077,6 +7138,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/clients/{clientId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6088,6 +7159,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/clients/{clientId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6097,6 +7178,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/clients/{clientId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6108,6 +7199,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/clients/{clientId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -6146,6 +7247,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/clients/{clientId}/disable",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6157,6 +7273,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/clients/{clientId}/disable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6166,6 +7292,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/clients/{clientId}/disable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6175,6 +7311,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/clients/{clientId}/disable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6184,6 +7330,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/clients/{clientId}/disable",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6193,6 +7350,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/clients/{clientId}/disable",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6204,6 +7372,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/clients/{clientId}/disable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6213,6 +7391,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/clients/{clientId}/disable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6224,6 +7412,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/clients/{clientId}/disable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -6262,6 +7460,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/clients/{clientId}/enable",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6273,6 +7486,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/clients/{clientId}/enable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6282,6 +7505,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/clients/{clientId}/enable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6291,6 +7524,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/clients/{clientId}/enable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6300,6 +7543,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/clients/{clientId}/enable",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6309,6 +7563,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/clients/{clientId}/enable",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6320,6 +7585,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/clients/{clientId}/enable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6329,6 +7604,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/clients/{clientId}/enable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6340,6 +7625,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/clients/{clientId}/enable",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -6379,6 +7674,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/clients/{clientId}/rotate",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6390,6 +7700,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/clients/{clientId}/rotate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6399,6 +7719,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/clients/{clientId}/rotate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6408,6 +7738,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/clients/{clientId}/rotate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6417,6 +7757,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/clients/{clientId}/rotate",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6426,6 +7777,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/clients/{clientId}/rotate",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6437,6 +7799,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/clients/{clientId}/rotate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6446,6 +7818,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/clients/{clientId}/rotate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6457,6 +7839,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/clients/{clientId}/rotate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -6490,6 +7882,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/market/refresh",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6501,6 +7908,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/market/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6510,6 +7927,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/market/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6519,6 +7946,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/market/refresh",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6528,6 +7966,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/market/refresh",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6539,6 +7988,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/market/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6548,6 +8007,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/market/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6559,6 +8028,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/market/refresh",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -6588,6 +8067,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/queues",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6599,6 +8093,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/queues",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6608,6 +8112,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/queues",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6619,6 +8133,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/queues",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6628,6 +8152,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/queues",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6639,6 +8173,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/queues",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -6678,6 +8222,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/queues/{name}/jobs",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6689,6 +8248,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/queues/{name}/jobs",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6698,6 +8267,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/queues/{name}/jobs",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6707,6 +8286,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/queues/{name}/jobs",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6718,6 +8307,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/queues/{name}/jobs",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6727,6 +8326,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/queues/{name}/jobs",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6738,6 +8347,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/queues/{name}/jobs",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -6776,6 +8395,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/queues/{name}/jobs/{id}/retry",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6787,6 +8421,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/queues/{name}/jobs/{id}/retry",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6796,6 +8440,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/queues/{name}/jobs/{id}/retry",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6805,6 +8459,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/queues/{name}/jobs/{id}/retry",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6814,6 +8478,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/queues/{name}/jobs/{id}/retry",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6823,6 +8498,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/queues/{name}/jobs/{id}/retry",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6834,6 +8520,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/queues/{name}/jobs/{id}/retry",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6843,6 +8539,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/queues/{name}/jobs/{id}/retry",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6854,6 +8560,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/queues/{name}/jobs/{id}/retry",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -6889,6 +8605,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/support/accounts/{accountId}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6900,6 +8631,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/support/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6909,6 +8650,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/support/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6918,6 +8669,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/support/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6929,6 +8690,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/support/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6938,6 +8709,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/support/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6949,6 +8730,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/support/accounts/{accountId}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -6984,6 +8775,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/support/accounts/{accountId}/balances",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -6995,6 +8801,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/support/accounts/{accountId}/balances",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7004,6 +8820,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/support/accounts/{accountId}/balances",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7013,6 +8839,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/support/accounts/{accountId}/balances",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7022,6 +8858,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/support/accounts/{accountId}/balances",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7033,6 +8880,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/support/accounts/{accountId}/balances",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7042,6 +8899,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/support/accounts/{accountId}/balances",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7053,6 +8920,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/support/accounts/{accountId}/balances",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -7096,6 +8973,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/support/accounts/{accountId}/transactions",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7107,6 +8999,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/support/accounts/{accountId}/transactions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7116,6 +9018,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/support/accounts/{accountId}/transactions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7125,6 +9037,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/support/accounts/{accountId}/transactions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7136,6 +9058,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/support/accounts/{accountId}/transactions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7145,6 +9077,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/support/accounts/{accountId}/transactions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7156,6 +9098,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/support/accounts/{accountId}/transactions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -7185,6 +9137,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/tenants",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7196,6 +9163,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7205,6 +9182,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7216,6 +9203,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7225,6 +9222,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7236,6 +9243,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -7273,6 +9290,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/tenants",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7284,6 +9316,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7293,6 +9335,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7302,6 +9354,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/admin/tenants",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7311,6 +9374,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7320,6 +9393,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/admin/tenants",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7331,6 +9415,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7340,6 +9434,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7351,6 +9455,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/tenants",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -7383,6 +9497,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/admin/tenants/{slug}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7394,6 +9523,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/admin/tenants/{slug}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7403,6 +9542,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/admin/tenants/{slug}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7412,6 +9561,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/admin/tenants/{slug}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7423,6 +9582,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/admin/tenants/{slug}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7432,6 +9601,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/admin/tenants/{slug}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7443,6 +9622,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/admin/tenants/{slug}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -7479,6 +9668,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/api/calculate-portfolio-score",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7490,6 +9694,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/api/calculate-portfolio-score",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7499,6 +9713,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/api/calculate-portfolio-score",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7508,6 +9732,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/api/calculate-portfolio-score",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7517,6 +9752,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/api/calculate-portfolio-score",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7526,6 +9771,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/api/calculate-portfolio-score",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7537,6 +9793,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/api/calculate-portfolio-score",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7546,6 +9812,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/api/calculate-portfolio-score",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7557,6 +9833,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/api/calculate-portfolio-score",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -7590,6 +9876,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/api/crypto-data/{symbols}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7601,6 +9902,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/api/crypto-data/{symbols}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7610,6 +9921,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/api/crypto-data/{symbols}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7625,6 +9946,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/api/crypto-data/{symbols}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7634,6 +9965,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/api/crypto-data/{symbols}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7645,6 +9986,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/api/crypto-data/{symbols}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -7674,6 +10025,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/api/portfolios",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7685,6 +10051,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7694,6 +10070,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7705,6 +10091,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7714,6 +10110,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7725,6 +10131,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -7761,6 +10177,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/api/portfolios",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7772,6 +10203,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7781,6 +10222,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7790,6 +10241,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/api/portfolios",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7799,6 +10261,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7808,6 +10280,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/api/portfolios",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7819,6 +10302,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7828,6 +10321,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7839,6 +10342,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/api/portfolios",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -7871,6 +10384,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7882,6 +10410,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7891,6 +10429,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7900,6 +10448,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7911,6 +10469,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7920,6 +10488,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7931,6 +10509,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -7970,6 +10558,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7981,6 +10584,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7990,6 +10603,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -7999,6 +10622,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8008,6 +10641,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8017,6 +10661,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8026,6 +10680,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8037,6 +10702,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8046,6 +10721,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8057,6 +10742,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -8091,6 +10786,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8102,6 +10812,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8111,6 +10831,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8120,6 +10850,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8129,6 +10869,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8138,6 +10889,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8149,6 +10911,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8158,6 +10930,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8169,6 +10951,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/api/portfolios/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -8198,6 +10990,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/api/scores",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8209,6 +11016,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/api/scores",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8218,6 +11035,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/api/scores",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8229,6 +11056,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/api/scores",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8238,6 +11075,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/api/scores",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8249,6 +11096,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/api/scores",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -8278,6 +11135,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/api/status",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8289,6 +11161,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/api/status",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8298,6 +11180,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/api/status",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8309,6 +11201,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/api/status",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8318,6 +11220,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/api/status",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8329,6 +11241,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/api/status",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -8362,6 +11284,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "Missing grant_type."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -8373,6 +11301,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Client authentication failed."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -8445,6 +11379,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/portfolio/summary",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8456,6 +11405,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/portfolio/summary",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8465,6 +11424,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/portfolio/summary",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8474,6 +11443,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/portfolio/summary",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8485,6 +11464,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/portfolio/summary",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8494,6 +11483,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/portfolio/summary",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8505,6 +11504,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/portfolio/summary",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -8539,6 +11548,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/qeychain/wallets",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8550,6 +11574,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/qeychain/wallets",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8559,6 +11593,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/qeychain/wallets",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8570,6 +11614,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/qeychain/wallets",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8579,6 +11633,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/qeychain/wallets",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8590,6 +11654,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/qeychain/wallets",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -8626,6 +11700,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/qscore/evaluate",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8637,6 +11726,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/qscore/evaluate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8646,6 +11745,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/qscore/evaluate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8655,6 +11764,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/qscore/evaluate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8664,6 +11783,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/qscore/evaluate",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8673,6 +11803,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/qscore/evaluate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8682,6 +11822,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/qscore/evaluate",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8693,6 +11844,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/qscore/evaluate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8702,6 +11863,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/qscore/evaluate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8713,6 +11884,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/qscore/evaluate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -8742,6 +11923,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/qsim/assumptions",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8753,6 +11949,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/qsim/assumptions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8762,6 +11968,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/qsim/assumptions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8773,6 +11989,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/qsim/assumptions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8782,6 +12008,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/qsim/assumptions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8793,6 +12029,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/qsim/assumptions",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -8832,6 +12078,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8843,6 +12104,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8852,6 +12123,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8861,6 +12142,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8870,6 +12162,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8879,6 +12181,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8890,6 +12203,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8899,6 +12222,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8910,6 +12243,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -8944,6 +12287,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8955,6 +12313,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8964,6 +12332,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8973,6 +12351,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8982,6 +12370,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8991,6 +12390,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9002,6 +12412,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9011,6 +12431,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9022,6 +12452,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/qsim/assumptions/{symbol}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -9058,6 +12498,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/qsim/simulate",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9069,6 +12524,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/qsim/simulate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9078,6 +12543,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/qsim/simulate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9087,6 +12562,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/qsim/simulate",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9096,6 +12582,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/qsim/simulate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9105,6 +12601,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/qsim/simulate",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9116,6 +12623,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/qsim/simulate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9125,6 +12642,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/qsim/simulate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9136,6 +12663,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/qsim/simulate",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -9172,6 +12709,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/roi/projection",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9183,6 +12735,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/roi/projection",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9192,6 +12754,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/roi/projection",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9201,6 +12773,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/roi/projection",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9212,6 +12795,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/roi/projection",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9221,6 +12814,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/roi/projection",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9232,6 +12835,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/roi/projection",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -9264,6 +12877,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9275,6 +12903,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9284,6 +12922,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9293,6 +12941,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9304,6 +12962,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9313,6 +12981,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9324,6 +13002,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -9360,6 +13048,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9371,6 +13074,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9380,6 +13093,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9389,6 +13112,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9398,6 +13131,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9407,6 +13151,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9416,6 +13170,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9427,6 +13192,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9436,6 +13211,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9447,6 +13232,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/cost-basis-method",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -9497,6 +13292,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9508,6 +13318,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9517,6 +13337,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9526,6 +13356,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9535,6 +13375,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9544,6 +13395,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9553,6 +13414,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.16",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported body encoding or charset.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9562,6 +13433,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9573,6 +13455,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9582,6 +13474,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9593,6 +13495,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/form-1099-da/reconciliation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -9637,6 +13549,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/form-8949",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9648,6 +13575,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/form-8949",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9657,6 +13594,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/form-8949",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9666,6 +13613,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/form-8949",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9677,6 +13634,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/form-8949",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9686,6 +13653,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/form-8949",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9697,6 +13674,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/form-8949",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -9737,6 +13724,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/gains-report",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9748,6 +13750,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/gains-report",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9757,6 +13769,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/gains-report",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9766,6 +13788,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/gains-report",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9777,6 +13809,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/gains-report",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9786,6 +13828,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/gains-report",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9797,6 +13849,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/gains-report",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -9843,6 +13905,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/harvesting-candidates",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9854,6 +13931,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/harvesting-candidates",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9863,6 +13950,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/harvesting-candidates",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9872,6 +13969,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/harvesting-candidates",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9883,6 +13990,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/harvesting-candidates",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9892,6 +14009,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/harvesting-candidates",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9903,6 +14030,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/harvesting-candidates",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -9935,6 +14072,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9946,6 +14098,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9955,6 +14117,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9964,6 +14136,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9975,6 +14157,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9984,6 +14176,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -9995,6 +14197,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -10031,6 +14243,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10042,6 +14269,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10051,6 +14288,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10060,6 +14307,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10069,6 +14326,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10078,6 +14346,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10087,6 +14365,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10098,6 +14387,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10107,6 +14406,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10118,6 +14427,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/lot-selections",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -10152,6 +14471,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/lot-selections/{id}",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10163,6 +14497,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/lot-selections/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10172,6 +14516,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/lot-selections/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10181,6 +14535,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/lot-selections/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10190,6 +14554,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/taip/lot-selections/{id}",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10199,6 +14574,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/taip/lot-selections/{id}",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10210,6 +14596,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/lot-selections/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10219,6 +14615,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/lot-selections/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10230,6 +14636,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/lot-selections/{id}",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -10272,6 +14688,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/lots",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10283,6 +14714,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/lots",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10292,6 +14733,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/lots",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10301,6 +14752,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/lots",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10312,6 +14773,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/lots",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10321,6 +14792,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/lots",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10332,6 +14813,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/lots",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -10370,6 +14861,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10381,6 +14887,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10390,6 +14906,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10399,6 +14925,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10410,6 +14946,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10419,6 +14965,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10430,6 +14986,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -10469,6 +15035,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10480,6 +15061,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10489,6 +15080,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10498,6 +15099,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "reason": "idempotency_request_in_progress",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10507,6 +15119,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10516,6 +15138,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "reason": "reconnect_required",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10527,6 +15160,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10536,6 +15179,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -10547,6 +15200,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/safe-harbor-allocation",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/plain": string;
                 };
@@ -10585,6 +15248,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/account/{accountId}/balances",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10596,6 +15282,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/account/{accountId}/balances",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10605,6 +15309,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/account/{accountId}/balances",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10614,6 +15336,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/account/{accountId}/balances",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10623,6 +15363,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/account/{accountId}/balances",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10634,6 +15393,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/account/{accountId}/balances",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10643,6 +15420,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/account/{accountId}/balances",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10654,6 +15449,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/account/{accountId}/balances",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -10700,6 +15513,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/account/{accountId}/transactions",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10711,6 +15547,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/account/{accountId}/transactions",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10720,6 +15574,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/account/{accountId}/transactions",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10729,6 +15601,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/account/{accountId}/transactions",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10740,6 +15630,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/account/{accountId}/transactions",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10749,6 +15657,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/account/{accountId}/transactions",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10760,6 +15686,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/account/{accountId}/transactions",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -10795,6 +15739,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/account/collection/{collectionId}",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10806,6 +15773,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/account/collection/{collectionId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10815,6 +15800,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/account/collection/{collectionId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10824,6 +15827,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/account/collection/{collectionId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10835,6 +15856,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/account/collection/{collectionId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10844,6 +15883,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/account/collection/{collectionId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10855,6 +15912,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/account/collection/{collectionId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -10889,6 +15964,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/account/identity/{identity}",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10900,6 +15998,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/account/identity/{identity}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10909,6 +16025,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/account/identity/{identity}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10918,6 +16052,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/account/identity/{identity}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10929,6 +16081,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/account/identity/{identity}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10938,6 +16108,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/account/identity/{identity}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10949,6 +16137,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/account/identity/{identity}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -10986,6 +16192,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -10997,6 +16226,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11006,6 +16253,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11017,6 +16282,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11026,6 +16309,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11037,6 +16338,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -11076,6 +16395,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11087,6 +16429,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11096,6 +16456,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11105,6 +16483,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11114,6 +16511,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Request body exceeds the limit of 102400 bytes.",
+                     *       "statusCode": 413,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *           "title": "Payload Too Large",
+                     *           "status": 413,
+                     *           "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11123,6 +16538,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11134,6 +16568,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11143,6 +16595,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11154,6 +16624,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/accounts",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -11188,6 +16676,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/accounts/{accountId}",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11199,6 +16710,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/accounts/{accountId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11208,6 +16737,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/accounts/{accountId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11217,6 +16764,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/accounts/{accountId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11226,6 +16791,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/accounts/{accountId}",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11235,6 +16819,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/accounts/{accountId}",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11246,6 +16849,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/accounts/{accountId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11255,6 +16876,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/accounts/{accountId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11266,6 +16905,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/accounts/{accountId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -11308,6 +16965,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11319,6 +16999,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11328,6 +17026,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11337,6 +17053,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11346,6 +17080,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11355,6 +17108,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Request body exceeds the limit of 102400 bytes.",
+                     *       "statusCode": 413,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *           "title": "Payload Too Large",
+                     *           "status": 413,
+                     *           "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11364,6 +17135,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11375,6 +17165,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11384,6 +17192,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11395,6 +17221,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -11434,6 +17278,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/checksum",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11445,6 +17312,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/checksum",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11454,6 +17339,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/checksum",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11465,6 +17368,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/checksum",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11474,6 +17395,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/checksum",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11485,6 +17424,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/checksum",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -11526,6 +17483,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11537,6 +17517,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11546,6 +17544,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11557,6 +17573,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11566,6 +17600,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11577,6 +17629,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -11616,6 +17686,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11627,6 +17720,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11636,6 +17747,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11645,6 +17774,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11654,6 +17801,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11663,6 +17829,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Request body exceeds the limit of 102400 bytes.",
+                     *       "statusCode": 413,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *           "title": "Payload Too Large",
+                     *           "status": 413,
+                     *           "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11672,6 +17856,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11683,6 +17886,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11692,6 +17913,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11703,6 +17942,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/report-snapshots",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -11738,6 +17995,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/report-snapshots/{snapshotId}",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11749,6 +18029,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/report-snapshots/{snapshotId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11758,6 +18056,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/report-snapshots/{snapshotId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11767,6 +18083,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/report-snapshots/{snapshotId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11778,6 +18112,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/report-snapshots/{snapshotId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11787,6 +18139,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/report-snapshots/{snapshotId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11798,6 +18168,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/report-snapshots/{snapshotId}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -11839,6 +18227,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/token",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11850,6 +18261,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/token",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11859,6 +18288,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Request body exceeds the limit of 102400 bytes.",
+                     *       "statusCode": 413,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *           "title": "Payload Too Large",
+                     *           "status": 413,
+                     *           "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *           "instance": "/v1/api/token",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11870,6 +18317,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/token",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11879,6 +18344,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/token",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11890,6 +18373,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/token",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -11922,6 +18423,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11933,6 +18457,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11942,6 +18484,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11953,6 +18513,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11962,6 +18540,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -11973,6 +18569,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -12012,6 +18626,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12023,6 +18660,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12032,6 +18687,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12041,6 +18714,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12050,6 +18742,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Request body exceeds the limit of 102400 bytes.",
+                     *       "statusCode": 413,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *           "title": "Payload Too Large",
+                     *           "status": 413,
+                     *           "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12059,6 +18769,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12070,6 +18799,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12079,6 +18826,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12090,6 +18855,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/webhooks",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -12125,6 +18908,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12136,6 +18942,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12145,6 +18969,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12154,6 +18996,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12165,6 +19025,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12174,6 +19052,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12185,6 +19081,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -12219,6 +19133,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12230,6 +19167,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12239,6 +19194,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12248,6 +19221,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12257,6 +19248,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12266,6 +19276,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12277,6 +19306,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12286,6 +19333,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12297,6 +19362,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -12339,6 +19422,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12350,6 +19456,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12359,6 +19483,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12368,6 +19510,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12377,6 +19537,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12386,6 +19565,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Request body exceeds the limit of 102400 bytes.",
+                     *       "statusCode": 413,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *           "title": "Payload Too Large",
+                     *           "status": 413,
+                     *           "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12395,6 +19592,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12406,6 +19622,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12415,6 +19649,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12426,6 +19678,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/webhooks/{id}",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -12468,6 +19738,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12479,6 +19772,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12488,6 +19799,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12497,6 +19826,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12508,6 +19855,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12517,6 +19882,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12528,6 +19911,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -12568,6 +19969,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries/{deliveryId}/replay",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12579,6 +20003,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries/{deliveryId}/replay",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12588,6 +20030,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries/{deliveryId}/replay",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12597,6 +20057,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries/{deliveryId}/replay",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12606,6 +20084,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries/{deliveryId}/replay",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12615,6 +20112,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries/{deliveryId}/replay",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12626,6 +20142,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries/{deliveryId}/replay",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12635,6 +20169,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries/{deliveryId}/replay",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12646,6 +20198,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/webhooks/{id}/deliveries/{deliveryId}/replay",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -12684,6 +20254,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/webhooks/{id}/rotate-secret",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12695,6 +20288,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/webhooks/{id}/rotate-secret",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12704,6 +20315,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/webhooks/{id}/rotate-secret",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12713,6 +20342,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/webhooks/{id}/rotate-secret",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12722,6 +20369,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}/rotate-secret",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12731,6 +20397,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/webhooks/{id}/rotate-secret",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12742,6 +20427,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}/rotate-secret",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12751,6 +20454,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/webhooks/{id}/rotate-secret",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12762,6 +20483,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/webhooks/{id}/rotate-secret",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };
@@ -12800,6 +20539,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/webhooks/{id}/test",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12811,6 +20573,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/webhooks/{id}/test",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12820,6 +20600,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/webhooks/{id}/test",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12829,6 +20627,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/webhooks/{id}/test",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12838,6 +20654,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}/test",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12847,6 +20682,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/webhooks/{id}/test",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12858,6 +20712,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/webhooks/{id}/test",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12867,6 +20739,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/webhooks/{id}/test",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -12878,6 +20768,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/webhooks/{id}/test",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                     "text/plain": string;
                 };

@@ -4,7 +4,6 @@ import {
   ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
@@ -18,6 +17,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Scopes } from '../../../common/decorators/auth.decorators.js';
+import { ApiBodyByMediaType } from '../../../common/openapi/request-bodies.js';
 import { UuidParam } from '../../../common/validation/validation.js';
 import { AppConfig } from '../../../config/app-config.js';
 import {
@@ -156,34 +156,31 @@ export class AdminAccountsController {
     description:
       'The file is the service\'s CSV (docs/csv-format.md) or an exchange\'s transaction export: Coinbase transaction history, Kraken ledgers or trades, Gemini transaction history, Bitstamp transactions (docs/sources.md, "Export files"). Send it as the body (Content-Type text/csv, `format` in the query) or as a multipart/form-data upload (field `file`, optional field `format`); up to 20 MB either way. The format is detected from the header row unless named. All rows or none: every bad row is reported with its line number and column and nothing is imported. Existing transaction ids are updated.',
   })
-  @ApiConsumes('text/csv', 'multipart/form-data')
-  @ApiBody({
-    description:
-      'text/csv: the file itself. multipart/form-data: the file in the field `file` and optionally its format in the field `format`.',
-    schema: {
-      oneOf: [
-        {
-          type: 'string',
-          description: 'The file (text/csv).',
-          example:
-            'transactionId,timestamp,symbol,direction,amount,price,fee,transferId\ntx-1,2024-01-02T03:04:05Z,BTC,buy,0.5,42000.10,12.60,\n',
-        },
-        {
-          type: 'object',
-          description: 'The upload form (multipart/form-data).',
-          required: [UPLOAD_FILE_FIELD],
-          properties: {
-            [UPLOAD_FILE_FIELD]: { type: 'string', format: 'binary', description: 'The file, up to 20 MB.' },
-            [UPLOAD_FORMAT_FIELD]: {
-              type: 'string',
-              enum: [...IMPORT_FORMATS],
-              description: IMPORT_FORMAT_DESCRIPTION,
-            },
+  @ApiBodyByMediaType(
+    'text/csv: the file itself. multipart/form-data: the file in the field `file` and optionally its format in the field `format`.',
+    {
+      'text/csv': {
+        type: 'string',
+        description: 'The file (text/csv).',
+        example:
+          'transactionId,timestamp,symbol,direction,amount,price,fee,transferId\ntx-1,2024-01-02T03:04:05Z,BTC,buy,0.5,42000.10,12.60,\n',
+      },
+      // A `binary` string property: Swagger UI offers a file chooser for it.
+      'multipart/form-data': {
+        type: 'object',
+        description: 'The upload form.',
+        required: [UPLOAD_FILE_FIELD],
+        properties: {
+          [UPLOAD_FILE_FIELD]: { type: 'string', format: 'binary', description: 'The file, up to 20 MB.' },
+          [UPLOAD_FORMAT_FIELD]: {
+            type: 'string',
+            enum: [...IMPORT_FORMATS],
+            description: IMPORT_FORMAT_DESCRIPTION,
           },
         },
-      ],
+      },
     },
-  })
+  )
   @ApiOkResponse({ type: ImportResultDto })
   @ApiBadRequestResponse({
     description:
