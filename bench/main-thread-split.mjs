@@ -179,6 +179,10 @@ try {
   const account = { id: accountId, address: null, chain: null, platform: 'kraken', source: 'csv' };
   const read = await p50(() => ledger.ledgerForAccount(tenantId, { id: accountId }));
   const entries = read.value.entries;
+  // What stays on the request thread: the read's longest stall, and the encoding for the pool.
+  const { encodeLedger } = await import('../dist/src/domain/cost-basis/index.js');
+  const readStall = await longestStall(() => ledger.ledgerForAccount(tenantId, { id: accountId }));
+  const encode = await p50(() => encodeLedger(entries));
   const input = { taxYear: YEAR, method: 'fifo', accounts: [account], entries };
   const year = await p50(() => tax.computeTaxYear(input));
   const summary = await p50(() => tax.summarizeGains(input, year.value));
@@ -195,7 +199,7 @@ try {
     database: 'postgres', transactions: entries.length, form8949Lines: year.value.lines.length, openLots: lots.value.openLots.length,
     http,
     inProcessP50Ms: {
-      ledgerReadSqlAndHydration: read.ms, computeTaxYear: year.ms, summarizeGains: summary.ms, gainsDtoAndJson: gainsDto.ms,
+      ledgerReadSqlAndHydration: read.ms, ledgerReadLongestStall: round(readStall.longest), encodeLedger: encode.ms, computeTaxYear: year.ms, summarizeGains: summary.ms, gainsDtoAndJson: gainsDto.ms,
       form8949DtoMapping: f8949Dto.ms, form8949JsonStringify: f8949Json.ms, form8949Csv: f8949Csv.ms,
       engineWithOpenLots: lots.ms, parse1099Da: parse.ms, reconcile1099Da: match.ms,
     },
