@@ -459,6 +459,49 @@ export class AppConfig {
   SIMULATION_PER_CLIENT = 2;
 
   /**
+   * Worker threads of the compute pool (issue 28; docs/reports.md "Heavy work"): the cost-basis
+   * engine behind the gains report, Form 8949, Form 1099-DA reconciliation, lots, harvesting
+   * candidates and report snapshots. Default: one less than the machine's cores, at least 1.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  COMPUTE_WORKERS = Math.max(1, availableParallelism() - 1);
+
+  /**
+   * Heavy requests (docs/reports.md "Heavy work") running at once on this instance, all tenants
+   * together: each holds its slot from reading the ledger to the answer. Others wait in the fair
+   * queue.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  HEAVY_WORK_SLOTS = 4;
+
+  /** Heavy requests one tenant may have running at once; its others wait their turn. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  HEAVY_WORK_PER_TENANT = 2;
+
+  /** Heavy requests one tenant may have waiting; beyond, 429 with Retry-After. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  HEAVY_WORK_TENANT_QUEUE = 8;
+
+  /** Heavy requests waiting on this instance, all tenants together; beyond, 503 with Retry-After. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  HEAVY_WORK_QUEUE = 64;
+
+  /**
    * Work budget of one simulation: assets × horizon_years at most this (each asset-year is 10,000
    * paths × 12 monthly steps); beyond, 400 naming horizon_years. At least 50, so a portfolio of
    * the 50 assets allowed can always be simulated over a year.

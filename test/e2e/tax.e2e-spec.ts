@@ -12,5 +12,6 @@ import './tax/cost-basis-method.cases.js';
 import './tax/safe-harbor.cases.js';
 import './tax/form-1099-da.cases.js';
 import './tax/report-snapshots.cases.js';
+import './tax/heavy-work.cases.js';
 
 useE2eWorld({ sandbox: true });

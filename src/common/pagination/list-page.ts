@@ -1,5 +1,8 @@
+import { listWindow, type ListPosition, type ListWindow } from '../../domain/paging/list-window.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CursorCodec } from './cursor-codec.js';
+
+export type { ListPosition, ListWindow } from '../../domain/paging/list-window.js';
 
 /**
  * Pages of a list the service makes in memory on each request from the whole history (the
@@ -17,12 +20,6 @@ import type { CursorCodec } from './cursor-codec.js';
  */
 export const DEFAULT_LIST_PAGE = 100;
 export const MAX_LIST_PAGE = 1_000;
-
-/** After the item at index `n - 1`, whose key is `k`. */
-export interface ListPosition {
-  readonly n: number;
-  readonly k: string;
-}
 
 export interface ListPage<T> {
   readonly items: readonly T[];
@@ -59,26 +56,32 @@ export async function pageOfList<T>(
   limit: number,
   after: ListPosition | null,
 ): Promise<ListPage<T>> {
-  const start = after === null ? 0 : resumeAt(items, keyOf, after);
-  const page = items.slice(start, start + limit);
-  const end = start + page.length;
-  return {
-    items: page,
-    nextCursor:
-      end < items.length && page.length > 0
-        ? await cursors.encode(tenantId, purpose, { n: end, k: keyOf(page[page.length - 1]!) })
-        : null,
-  };
+  return pageOfWindow(cursors, tenantId, purpose, listWindow(items, keyOf, limit, after));
 }
 
-function resumeAt<T>(items: readonly T[], keyOf: (item: T) => string, after: ListPosition): number {
-  if (after.n <= items.length && keyOf(items[after.n - 1]!) === after.k) return after.n;
-  const moved = items.findIndex((item) => keyOf(item) === after.k);
-  if (moved >= 0) return moved + 1;
-  throw DomainError.validation(
-    'cursor',
-    'The list changed since this cursor was issued (its last item is gone); start again without it.',
-  );
+/**
+ * The answer for a window cut elsewhere (a worker thread, domain/paging/list-window.ts): its items
+ * and the next page's cursor; null (the cursor's item is gone) is a 400 naming `cursor`.
+ */
+export async function pageOfWindow<T>(
+  cursors: CursorCodec,
+  tenantId: string,
+  purpose: string,
+  window: ListWindow<T> | null,
+): Promise<ListPage<T>> {
+  if (window === null) {
+    throw DomainError.validation(
+      'cursor',
+      'The list changed since this cursor was issued (its last item is gone); start again without it.',
+    );
+  }
+  return {
+    items: window.items,
+    nextCursor:
+      window.end < window.total && window.lastKey !== null
+        ? await cursors.encode(tenantId, purpose, { n: window.end, k: window.lastKey })
+        : null,
+  };
 }
 
 /** The purpose of a list's cursors: the list and the parameters that shape it (JSON: unambiguous). */

@@ -22,6 +22,13 @@ export { CostBasisErrorCode, InvalidLedgerEntryError } from './cost-basis.errors
 export type * from './cost-basis.types.js';
 export { holdingTerm, longTermFrom } from './holding-period.js';
 export {
+  decodeLedger,
+  encodeLedger,
+  ledgerBuffers,
+  type EncodedLedger,
+  type EncodedTextColumn,
+} from './ledger-encoding.js';
+export {
   electedMethod,
   electionInForce,
   methodForElections,

@@ -9,3 +9,4 @@ export * from './readiness.js';
 export * from './tax-year-report.js';
 export * from './open-lots.js';
 export * from './form-1099-da.js';
+export { outcomeDigest, pageOf } from './form-1099-da-page.js';

@@ -3,7 +3,7 @@
  *
  * Owns: the registry of this instance, the HTTP request middleware, the sync-run counters the
  * refresh engine reports to (SyncMetrics), the gauges read at scrape time (simulation pool,
- * database pool, where the rate limits are kept), and `GET /metrics` (admin scope). Never: labels carrying ids (account, tenant,
+ * heavy-work admission, database pool, where the rate limits are kept), and `GET /metrics` (admin scope). Never: labels carrying ids (account, tenant,
  * client, raw URLs): every label takes values from a short fixed set, so the series stay bounded.
  * Also flushes the trace spans at shutdown when tracing is on (src/common/tracing), and turns an
  * unhandled promise rejection into an error line and a count instead of the end of the process
@@ -11,6 +11,7 @@
  */
 import { Global, Module } from '@nestjs/common';
 import { TracingLifecycle } from '../../common/tracing/tracing.lifecycle.js';
+import { ComputeModule } from '../compute/index.js';
 import { SimulationModule } from '../simulation/index.js';
 import { HttpMetrics } from './http-metrics.js';
 import { MetricsController } from './metrics.controller.js';
@@ -22,7 +23,7 @@ import { UnhandledRejections } from './unhandled-rejections.js';
 
 @Global()
 @Module({
-  imports: [SimulationModule],
+  imports: [SimulationModule, ComputeModule],
   controllers: [MetricsController],
   providers: [
     MetricsRegistry,

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Gauge } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
+import { HeavyWorkAdmission } from '../compute/index.js';
 import { SimulationPool } from '../simulation/index.js';
 import { METRIC_PREFIX, MetricsRegistry } from './metrics.registry.js';
 
@@ -13,15 +14,20 @@ interface PgPoolCounts {
   readonly waitingCount: number;
 }
 
+/** Seconds a heavy request waits for its slot: none at all up to the length of a long report. */
+const HEAVY_WORK_WAIT_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
 /**
  * Gauges read when Prometheus scrapes (prom-client calls `collect`), so they cost nothing between
- * scrapes: the simulation pool's load and the database connection pool's use.
+ * scrapes: the simulation pool's load, the heavy-work admission's (and the histogram of its
+ * waits, observed per admitted request) and the database connection pool's use.
  */
 @Injectable()
 export class RuntimeGauges {
   constructor(
     metrics: MetricsRegistry,
     simulations: SimulationPool,
+    heavyWork: HeavyWorkAdmission,
     @InjectDataSource() dataSource: DataSource,
     config: AppConfig,
   ) {
@@ -58,6 +64,29 @@ export class RuntimeGauges {
         this.set(simulations.threads);
       },
     });
+    new Gauge({
+      name: `${METRIC_PREFIX}heavy_work_in_flight`,
+      help: 'Heavy requests (gains report, Form 8949, 1099-DA reconciliation, lots, harvesting, snapshots) holding a slot now: reading the ledger, computing in the compute pool, answering.',
+      registers,
+      collect() {
+        this.set(heavyWork.inFlight);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}heavy_work_queued`,
+      help: 'Heavy requests waiting for a slot in the fair queue (per-tenant and instance caps).',
+      registers,
+      collect() {
+        this.set(heavyWork.queued);
+      },
+    });
+    const waits = new Histogram({
+      name: `${METRIC_PREFIX}heavy_work_wait_seconds`,
+      help: 'Time an admitted heavy request waited for its slot (0 when one was free).',
+      buckets: HEAVY_WORK_WAIT_BUCKETS,
+      registers,
+    });
+    heavyWork.onWait((seconds) => waits.observe(seconds));
     // On PGlite (no DATABASE_URL) there is no pool to report: the embedded database is one session
     // behind a mutex (src/database/pglite-driver.ts), which keeps no counts; the series are absent.
     if (config.usesEmbeddedDatabase) return;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
+import { ComputeModule } from '../compute/index.js';
 import { AccountsModule } from '../accounts/index.js';
 import { IntegrityModule } from '../integrity/index.js';
 import { TaxModule } from '../tax/index.js';
@@ -16,7 +17,7 @@ import { ReportSnapshotsService } from './report-snapshots.service.js';
  * cost-basis module, which tax years a snapshot closed (a late lot identification is refused there).
  */
 @Module({
-  imports: [TaxModule, IntegrityModule, AccountsModule],
+  imports: [TaxModule, IntegrityModule, AccountsModule, ComputeModule],
   controllers: [ReportSnapshotsController],
   providers: [ReportSnapshotsService, CursorCodec],
 })

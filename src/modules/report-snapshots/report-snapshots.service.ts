@@ -9,6 +9,7 @@ import { runSql } from '../../database/sql.js';
 import type { CostBasisMethod } from '../../domain/cost-basis/index.js';
 import { AccountsService } from '../accounts/index.js';
 import { AuditService } from '../audit/index.js';
+import { HeavyWorkAdmission } from '../compute/index.js';
 import { ChecksumService } from '../integrity/index.js';
 import { FIRST_TAX_YEAR, TaxReportService, toForm8949Dto, toGainsReportDto } from '../tax/index.js';
 import type { SnapshotKind } from './dto/report-snapshot.dto.js';
@@ -88,6 +89,7 @@ export class ReportSnapshotsService {
     private readonly audit: AuditService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
+    private readonly admission: HeavyWorkAdmission,
   ) {}
 
   async create(caller: SnapshotCaller, request: SnapshotRequest): Promise<SnapshotRecord> {
@@ -106,6 +108,17 @@ export class ReportSnapshotsService {
       throw DomainError.notFound('Account');
     }
     const query = { taxYear: request.taxYear, accountId, asset: request.asset, method: request.method };
+    // One heavy-work slot of the tenant for the whole snapshot (two checksums and the report, whose
+    // own admission runs inside this slot); the report is computed in the compute pool.
+    return this.admission.run(caller.tenantId, () => this.freeze(caller, request, accountId, query));
+  }
+
+  private async freeze(
+    caller: SnapshotCaller,
+    request: SnapshotRequest,
+    accountId: string | undefined,
+    query: { taxYear: number; accountId?: string; asset?: string; method?: CostBasisMethod },
+  ): Promise<SnapshotRecord> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const before = await this.checksums.compute(caller.tenantId, {});
       const report =

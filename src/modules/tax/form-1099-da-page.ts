@@ -11,13 +11,14 @@
  * `cursor` too, as for every paged list of the API).
  */
 import { createHash } from 'node:crypto';
-import type { Form1099DaReconciliation, ServiceSide } from '../../domain/tax/index.js';
 
 /** The page sizes of every list made from the whole history (common/pagination/list-page.ts). */
 export {
   DEFAULT_LIST_PAGE as DEFAULT_1099_DA_PAGE,
   MAX_LIST_PAGE as MAX_1099_DA_PAGE,
 } from '../../common/pagination/list-page.js';
+/** Made where the reconciliation is (the compute pool's worker thread): domain/tax. */
+export { outcomeDigest, pageOf } from '../../domain/tax/index.js';
 export const FORM_1099_DA_CURSOR_PURPOSE = 'form-1099-da';
 
 /** The cursor's content: the position (items into each list) and the two digests. */
@@ -60,45 +61,4 @@ export function requestDigest(
       .update('\n')
       .update(csv, 'utf8'),
   );
-}
-
-/** Who was paired with whom and how, what is left on either side, with the service's figures. */
-export function outcomeDigest(reconciliation: Form1099DaReconciliation): string {
-  const hash = createHash('sha256');
-  const side = (s: ServiceSide) =>
-    `${s.accountId}/${s.transactionId}|${s.units}|${s.dateAcquired}|${s.proceedsUsd}|${s.costBasisUsd}|${s.term}|${s.lines}`;
-  for (const p of [...reconciliation.matched, ...reconciliation.different]) {
-    hash.update(`p ${p.broker.line} ${p.matchedBy} ${side(p.service)}\n`);
-  }
-  for (const b of reconciliation.unmatchedBroker) hash.update(`b ${b.line}\n`);
-  for (const s of reconciliation.unmatchedService) hash.update(`s ${side(s)}\n`);
-  hash.update(`${reconciliation.brokerProceedsUsd} ${reconciliation.serviceProceedsUsd}`);
-  return digestOf(hash);
-}
-
-/** The lists' items [offset, offset + limit), and whether any list has more. */
-export function pageOf(
-  reconciliation: Form1099DaReconciliation,
-  offset: number,
-  limit: number,
-): {
-  page: Pick<Form1099DaReconciliation, 'matched' | 'different' | 'unmatchedBroker' | 'unmatchedService'>;
-  more: boolean;
-} {
-  const lists = [
-    reconciliation.matched,
-    reconciliation.different,
-    reconciliation.unmatchedBroker,
-    reconciliation.unmatchedService,
-  ];
-  const end = offset + limit;
-  return {
-    page: {
-      matched: reconciliation.matched.slice(offset, end),
-      different: reconciliation.different.slice(offset, end),
-      unmatchedBroker: reconciliation.unmatchedBroker.slice(offset, end),
-      unmatchedService: reconciliation.unmatchedService.slice(offset, end),
-    },
-    more: lists.some((list) => list.length > end),
-  };
 }

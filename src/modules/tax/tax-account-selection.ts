@@ -5,11 +5,11 @@ import { AccountsService, type AccountRecord } from '../accounts/index.js';
 import {
   DEFAULT_COST_BASIS_METHOD,
   electionInForce,
-  methodForElections,
-  type BasisTransition,
   type CostBasisMethod,
   type LotSelection,
+  type MethodElection,
 } from '../../domain/cost-basis/index.js';
+import type { MethodData } from '../compute/index.js';
 import { LedgerService } from '../ledger/index.js';
 
 export interface AccountSelector {
@@ -37,14 +37,34 @@ export interface SelectedLedger {
 export type MethodSource = 'query' | 'elected' | 'default';
 
 export interface ReportMethod {
+  /** With elections: the one in force for the scope at the date asked. */
   readonly method: CostBasisMethod;
-  readonly methodFor: ((accountId: string, at: Date) => CostBasisMethod) | undefined;
   readonly source: MethodSource;
-  /** The tenant's lot selections: they apply under every method (a `method` query changes only the other disposals). */
-  readonly selections: ReadonlyMap<string, LotSelection>;
-  /** The confirmed safe-harbor allocation: like selections, a fact of identification, applied under every method. */
-  readonly transition: BasisTransition | undefined;
+  /**
+   * The engine's options as plain data for the compute pool: the method, the elections when each
+   * disposal takes its elected method (methodFor is rebuilt from them in the worker), the tenant's
+   * lot selections (they apply under every method: a `method` query changes only the other
+   * disposals) and the confirmed safe-harbor allocation (like selections, a fact of identification).
+   */
+  readonly data: MethodData;
 }
+
+/** The engine's selections as data: a selection's recordedAt travels beside its picks. */
+function selectionsData(selections: ReadonlyMap<string, LotSelection>): MethodData['selections'] {
+  return [...selections].map(([key, selection]) => ({
+    key,
+    picks: [...selection],
+    recordedAt: selection.recordedAt,
+  }));
+}
+
+/** Only what methodForElections reads (not who recorded it). */
+const electionData = (e: MethodElection): MethodElection => ({
+  accountId: e.accountId,
+  method: e.method,
+  effectiveFrom: e.effectiveFrom,
+  recordedAt: e.recordedAt,
+});
 
 @Injectable()
 export class TaxAccountSelection {
@@ -65,18 +85,21 @@ export class TaxAccountSelection {
     account: { readonly id: string } | null,
     at: Date,
   ): Promise<ReportMethod> {
-    const selections = await this.ledger.lotSelectionsByDisposal(tenantId);
+    const selections = selectionsData(await this.ledger.lotSelectionsByDisposal(tenantId));
     const transition = await this.ledger.safeHarborTransition(tenantId);
-    if (requested !== undefined)
-      return { method: requested, methodFor: undefined, source: 'query', selections, transition };
+    const data = (method: CostBasisMethod, elections?: readonly MethodElection[]): MethodData => ({
+      method,
+      elections,
+      selections,
+      transition,
+    });
+    if (requested !== undefined) return { method: requested, source: 'query', data: data(requested) };
     const elections = await this.ledger.costBasisElections(tenantId);
     if (elections.length === 0) {
       return {
         method: DEFAULT_COST_BASIS_METHOD,
-        methodFor: undefined,
         source: 'default',
-        selections,
-        transition,
+        data: data(DEFAULT_COST_BASIS_METHOD),
       };
     }
     const date = at.toISOString().slice(0, 10);
@@ -85,10 +108,8 @@ export class TaxAccountSelection {
       electionInForce(elections, null, date);
     return {
       method: inForce?.method ?? DEFAULT_COST_BASIS_METHOD,
-      methodFor: methodForElections(elections),
       source: 'elected',
-      selections,
-      transition,
+      data: data(inForce?.method ?? DEFAULT_COST_BASIS_METHOD, elections.map(electionData)),
     };
   }
 

@@ -1,7 +1,9 @@
 /**
  * Open lots and tax-loss harvesting candidates (issue 19 items 3 and 4; docs/tax-report.md): the
  * cost-basis engine's open lots for the selected accounts, valued at the latest stored prices, as
- * of the clock's now. Read-only; the figures are made in src/domain/tax/open-lots.ts.
+ * of the clock's now. Read-only; the figures are made in src/domain/tax/open-lots.ts, in the
+ * compute pool's worker threads, inside a heavy-work slot of the tenant (issue 28), and only the
+ * page asked for comes back to the request thread.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
@@ -10,21 +12,19 @@ import {
   DEFAULT_LIST_PAGE,
   decodeListCursor,
   listCursorPurpose,
-  pageOfList,
+  pageOfWindow,
   type ListPosition,
 } from '../../common/pagination/list-page.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../common/ports/market-prices.port.js';
-import { computeCostBasis, type CostBasisMethod } from '../../domain/cost-basis/index.js';
+import { encodeLedger, type CostBasisMethod } from '../../domain/cost-basis/index.js';
 import {
-  harvestingCandidates,
-  totalLotsBySymbol,
   type HarvestingCandidate,
-  valueOpenLots,
   type HarvestingSummary,
   type LotTotals,
   type ValuedLot,
   type WashSaleTreatment,
 } from '../../domain/tax/index.js';
+import { ComputePool, HeavyWorkAdmission, type OpenLotsData } from '../compute/index.js';
 import { TaxAccountSelection, type AccountSelector, type MethodSource } from './tax-account-selection.js';
 
 export interface LotsQuery extends AccountSelector {
@@ -69,9 +69,6 @@ export interface HarvestingReport extends LotsScope, Omit<HarvestingSummary, 'ca
   readonly nextCursor: string | null;
 }
 
-/** A lot's key in its list: unique (a lot id is unique in its account and asset). */
-const lotKey = (lot: ValuedLot): string => `${lot.accountId}\u0000${lot.symbol}\u0000${lot.lotId}`;
-
 @Injectable()
 export class TaxLotsService {
   constructor(
@@ -79,6 +76,8 @@ export class TaxLotsService {
     @Inject(MARKET_PRICES) private readonly prices: MarketPricesPort,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
+    private readonly admission: HeavyWorkAdmission,
+    private readonly pool: ComputePool,
   ) {}
 
   /** One page of the open lots (the engine's order), with the totals of all of them. */
@@ -90,9 +89,12 @@ export class TaxLotsService {
       query.method,
     ]);
     const after = await decodeListCursor(this.cursors, tenantId, purpose, query.cursor);
-    const { scope, lots } = await this.openLots(tenantId, query);
-    const page = await this.page(tenantId, purpose, lots, query.limit, after);
-    return { ...scope, lots: page.items, totals: totalLotsBySymbol(lots), nextCursor: page.nextCursor };
+    return this.admission.run(tenantId, async () => {
+      const { scope, input } = await this.openLots(tenantId, query, after);
+      const { totals, window } = await this.pool.run({ kind: 'lots', input });
+      const page = await pageOfWindow(this.cursors, tenantId, purpose, window);
+      return { ...scope, lots: page.items, totals, nextCursor: page.nextCursor };
+    });
   }
 
   /** One page of the candidates (largest loss first), with the sums and counts of all of them. */
@@ -106,53 +108,47 @@ export class TaxLotsService {
       query.washSale,
     ]);
     const after = await decodeListCursor(this.cursors, tenantId, purpose, query.cursor);
-    const { scope, lots, entries, accountIds } = await this.openLots(tenantId, query);
-    const summary = harvestingCandidates(lots, {
-      minLossUsd: query.minLossUsd,
-      washSale: query.washSale,
-      asOf: scope.asOf,
-      // Replacement purchases count in the accounts covered only (not accounts merely linked by transfers).
-      entries: entries.filter((entry) => accountIds.has(entry.accountId)),
+    return this.admission.run(tenantId, async () => {
+      const { scope, input } = await this.openLots(tenantId, query, after);
+      const { window, ...summary } = await this.pool.run({
+        kind: 'harvesting',
+        input,
+        minLossUsd: query.minLossUsd,
+        washSale: query.washSale,
+      });
+      const page = await pageOfWindow(this.cursors, tenantId, purpose, window);
+      return {
+        ...scope,
+        ...summary,
+        candidates: page.items,
+        minLossUsd: query.minLossUsd,
+        washSale: query.washSale,
+        nextCursor: page.nextCursor,
+      };
     });
-    const page = await this.page(tenantId, purpose, summary.candidates, query.limit, after);
-    return {
-      ...scope,
-      ...summary,
-      candidates: page.items,
-      candidateLots: summary.candidates.length,
-      minLossUsd: query.minLossUsd,
-      washSale: query.washSale,
-      nextCursor: page.nextCursor,
-    };
   }
 
-  private page<T extends ValuedLot>(
+  private async openLots(
     tenantId: string,
-    purpose: string,
-    items: readonly T[],
-    limit: number | undefined,
+    query: LotsQuery,
     after: ListPosition | null,
-  ) {
-    return pageOfList(this.cursors, tenantId, purpose, items, lotKey, limit ?? DEFAULT_LIST_PAGE, after);
-  }
-
-  private async openLots(tenantId: string, query: LotsQuery) {
+  ): Promise<{ scope: LotsScope; input: OpenLotsData }> {
     const asOf = this.clock.now();
     const selected = await this.selection.select(tenantId, query);
-    const accountIds = new Set(selected.accounts.map((account) => account.id));
     const method = await this.selection.methodOf(tenantId, query.method, selected.account, asOf);
-    const result = computeCostBasis(selected.entries, {
-      method: method.method,
-      methodFor: method.methodFor,
-      selections: method.selections,
-      transition: method.transition,
-      // Listed in the order the method would sell them today: the method in force now, LTFO's
-      // long-term lots as of today first (a lot may have crossed the one-year line since the last entry).
-      openLotsAsOf: asOf,
-    });
-    const symbols = [...new Set(result.openLots.map((lot) => lot.symbol))];
+    // The prices of every asset of the ledger: the open lots are only known in the worker.
+    const symbols = [...new Set(selected.entries.map((entry) => entry.symbol))];
     const prices = symbols.length > 0 ? await this.prices.latestPricesUsd(symbols) : new Map();
-    const lots = valueOpenLots(result.openLots, { accountIds, asset: query.asset }, prices, asOf);
+    const input: OpenLotsData = {
+      ...method.data,
+      asOf,
+      asset: query.asset,
+      accountIds: selected.accounts.map((account) => account.id),
+      prices: [...prices].map(([symbol, price]) => [symbol, { priceUsd: price.priceUsd, asOf: price.asOf }]),
+      ledger: encodeLedger(selected.entries),
+      limit: query.limit ?? DEFAULT_LIST_PAGE,
+      after,
+    };
     const scope: LotsScope = {
       asOf,
       method: method.method,
@@ -161,6 +157,6 @@ export class TaxLotsService {
       accountId: selected.account?.id ?? null,
       accounts: selected.accounts.length,
     };
-    return { scope, lots, entries: selected.entries, accountIds };
+    return { scope, input };
   }
 }

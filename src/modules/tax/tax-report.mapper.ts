@@ -21,7 +21,7 @@ import {
   type Pairing,
   type ServiceSide,
 } from '../../domain/tax/index.js';
-import type { Form1099DaReport, Form8949Report, GainsReport } from './tax-report.service.js';
+import type { Form1099DaReport, Form8949Report, GainsReport, TaxReportScope } from './tax-report.service.js';
 import type {
   BrokerLineDto,
   Form1099DaReconciliationDto,
@@ -152,7 +152,7 @@ export function toForm8949Dto(report: Form8949Report): Form8949Dto {
 }
 
 /** Attachment name: form-8949-2024.csv, with the asset and account when narrowed. */
-export function csvFileName(report: Form8949Report): string {
+export function csvFileName(report: Pick<TaxReportScope, 'taxYear' | 'asset' | 'account'>): string {
   const parts = ['form-8949', String(report.taxYear)];
   if (report.asset !== 'ALL') parts.push(report.asset.toLowerCase());
   if (report.account) parts.push(report.account.id.slice(0, 8));

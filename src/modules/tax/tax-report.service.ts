@@ -2,35 +2,38 @@
  * Tax reporting (design §7, docs/tax-report.md): the gains report and Form 8949 of a tax year,
  * for one account or the whole tenant, from the very engine and ledger the balances use, so the
  * report never disagrees with them. Read-only: opens no transaction, writes nothing. The numbers
- * are made in src/domain/tax; this service checks the year and reads the accounts and ledger.
+ * are made in src/domain/tax, in the compute pool's worker threads (issue 28: never on the
+ * request thread); this service checks the year, takes a heavy-work slot for the tenant
+ * (HeavyWorkAdmission: 429/503 when full) and reads the accounts and ledger inside it.
  */
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import type { CostBasisMethod } from '../../domain/cost-basis/index.js';
+import { encodeLedger } from '../../domain/cost-basis/index.js';
 import {
-  computeTaxYear,
   FIRST_TAX_YEAR,
-  parseForm1099Da,
-  reconcileForm1099Da,
   type Form1099DaReconciliation,
-  summarizeGains,
-  termTotals,
-  totalsByBox,
   type BoxTotals,
   type Form8949Line,
   type GainsSummary,
   type Readiness,
   type TermLineTotals,
 } from '../../domain/tax/index.js';
+import {
+  ComputePool,
+  HeavyWorkAdmission,
+  reviveForm8949Line,
+  reviveLineTotals,
+  reviveTermLineTotals,
+  type TaxYearData,
+} from '../compute/index.js';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import type { AccountRecord } from '../accounts/index.js';
 import {
   DEFAULT_1099_DA_PAGE,
   FORM_1099_DA_CURSOR_PURPOSE,
   isForm1099DaPosition,
-  outcomeDigest,
-  pageOf,
   requestDigest,
   type Form1099DaPosition,
 } from './form-1099-da-page.js';
@@ -104,27 +107,63 @@ export interface Form8949Report extends TaxReportScope {
   readonly totals: TermLineTotals;
 }
 
+/** Form 8949 as the CSV file, made in the worker thread (the request thread only sends it). */
+export interface Form8949CsvReport extends TaxReportScope {
+  readonly csv: string;
+}
+
 @Injectable()
 export class TaxReportService {
   constructor(
     private readonly selection: TaxAccountSelection,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
+    private readonly admission: HeavyWorkAdmission,
+    private readonly pool: ComputePool,
   ) {}
 
   async gainsReport(tenantId: string, query: TaxReportQuery): Promise<GainsReport> {
-    const { scope, input, year } = await this.prepare(tenantId, query);
-    return { ...scope, ...summarizeGains(input, year) };
+    this.checkYear(query);
+    return this.admission.run(tenantId, async () => {
+      const { scope, input } = await this.prepare(tenantId, query);
+      const { readiness, summary } = await this.pool.run({ kind: 'gains', input });
+      return {
+        ...scope,
+        readiness,
+        ...summary,
+        totals: reviveTermLineTotals(summary.totals),
+        assets: summary.assets.map((asset) => ({
+          symbol: asset.symbol,
+          transactions: asset.transactions,
+          ...reviveTermLineTotals(asset),
+        })),
+      };
+    });
   }
 
   async form8949(tenantId: string, query: TaxReportQuery): Promise<Form8949Report> {
-    const { scope, year } = await this.prepare(tenantId, query);
-    return {
-      ...scope,
-      lines: year.lines,
-      boxTotals: totalsByBox(year.lines),
-      totals: termTotals(year.lines),
-    };
+    this.checkYear(query);
+    return this.admission.run(tenantId, async () => {
+      const { scope, input } = await this.prepare(tenantId, query);
+      const form = await this.pool.run({ kind: 'form8949', input });
+      return {
+        ...scope,
+        readiness: form.readiness,
+        lines: form.lines.map(reviveForm8949Line),
+        boxTotals: form.boxTotals.map(reviveLineTotals),
+        totals: reviveTermLineTotals(form.totals),
+      };
+    });
+  }
+
+  /** Form 8949's lines as the CSV file (form-8949-csv.ts), built in the worker thread. */
+  async form8949Csv(tenantId: string, query: TaxReportQuery): Promise<Form8949CsvReport> {
+    this.checkYear(query);
+    return this.admission.run(tenantId, async () => {
+      const { scope, input } = await this.prepare(tenantId, query);
+      const { readiness, csv } = await this.pool.run({ kind: 'form8949Csv', input });
+      return { ...scope, readiness, csv };
+    });
   }
 
   /**
@@ -155,79 +194,79 @@ export class TaxReportService {
         'cursor was issued for another file or other parameters: send the same file and parameters with it, or start again without it.',
       );
     }
-    const parsed = parseForm1099Da(csv);
-    if (!parsed.ok) {
-      const listed = parsed.problems.slice(0, LISTED_PROBLEMS);
-      const more = parsed.problems.length > listed.length ? ` (the first ${listed.length} are listed)` : '';
-      const summary = `${parsed.problems.length} problem(s) in the Form 1099-DA file${more}.`;
-      const errors: Record<string, string[]> = { csv: [summary] };
-      for (const problem of listed) (errors[`line ${problem.line}`] ??= []).push(problem.message);
-      throw new DomainError(ErrorCode.ValidationFailed, summary, errors);
-    }
-    const { scope, year } = await this.prepare(tenantId, query);
-    const reconciliation = reconcileForm1099Da(parsed.lines, year.lines);
-    const outcome = outcomeDigest(reconciliation);
-    if (position && position.r !== outcome) {
-      // As every paged list of the API: a list that changed under a cursor is a 400 naming it.
-      throw DomainError.validation(
-        'cursor',
-        'The reconciliation changed since this cursor was issued (the history of the accounts changed between two pages); start again without it.',
-      );
-    }
-    const offset = position?.o ?? 0;
-    const limit = pageRequest.limit ?? DEFAULT_1099_DA_PAGE;
-    const { page, more } = pageOf(reconciliation, offset, limit);
-    return {
-      ...scope,
-      brokerLines: parsed.lines.length,
-      serviceLines: year.lines.length,
-      counts: {
-        matched: reconciliation.matched.length,
-        different: reconciliation.different.length,
-        unmatchedBroker: reconciliation.unmatchedBroker.length,
-        unmatchedService: reconciliation.unmatchedService.length,
-      },
-      brokerProceedsUsd: reconciliation.brokerProceedsUsd,
-      serviceProceedsUsd: reconciliation.serviceProceedsUsd,
-      page,
-      nextCursor: more
-        ? await this.cursors.encode(tenantId, FORM_1099_DA_CURSOR_PURPOSE, {
-            o: offset + limit,
-            f: request,
-            r: outcome,
-          } satisfies Form1099DaPosition)
-        : null,
-    };
+    this.checkYear(query);
+    return this.admission.run(tenantId, async () => {
+      // The file is checked before the ledger is read: a bad file costs no read.
+      const check = await this.pool.run({ kind: 'form1099DaCheck', csv, listedProblems: LISTED_PROBLEMS });
+      if (!check.ok) {
+        const more = check.problemCount > check.problems.length ? ` (the first ${check.problems.length} are listed)` : '';
+        const summary = `${check.problemCount} problem(s) in the Form 1099-DA file${more}.`;
+        const errors: Record<string, string[]> = { csv: [summary] };
+        for (const problem of check.problems) (errors[`line ${problem.line}`] ??= []).push(problem.message);
+        throw new DomainError(ErrorCode.ValidationFailed, summary, errors);
+      }
+      const { scope, input } = await this.prepare(tenantId, query);
+      const offset = position?.o ?? 0;
+      const limit = pageRequest.limit ?? DEFAULT_1099_DA_PAGE;
+      const outcome = await this.pool.run({ kind: 'form1099Da', input, csv, offset, limit });
+      if (position && position.r !== outcome.outcome) {
+        // As every paged list of the API: a list that changed under a cursor is a 400 naming it.
+        throw DomainError.validation(
+          'cursor',
+          'The reconciliation changed since this cursor was issued (the history of the accounts changed between two pages); start again without it.',
+        );
+      }
+      return {
+        ...scope,
+        readiness: outcome.readiness,
+        brokerLines: outcome.brokerLines,
+        serviceLines: outcome.serviceLines,
+        counts: outcome.counts,
+        brokerProceedsUsd: outcome.brokerProceedsUsd,
+        serviceProceedsUsd: outcome.serviceProceedsUsd,
+        page: outcome.page,
+        nextCursor: outcome.more
+          ? await this.cursors.encode(tenantId, FORM_1099_DA_CURSOR_PURPOSE, {
+              o: offset + limit,
+              f: request,
+              r: outcome.outcome,
+            } satisfies Form1099DaPosition)
+          : null,
+      };
+    });
   }
 
-  private async prepare(tenantId: string, query: TaxReportQuery) {
+  private checkYear(query: TaxReportQuery): void {
     const currentYear = this.clock.now().getUTCFullYear();
     if (query.taxYear < FIRST_TAX_YEAR || query.taxYear > currentYear) {
       throw DomainError.validation('tax_year', `tax_year must be from ${FIRST_TAX_YEAR} to ${currentYear}.`);
     }
+  }
+
+  /** The scope (all but the readiness, which the worker makes) and the worker's input. */
+  private async prepare(
+    tenantId: string,
+    query: TaxReportQuery,
+  ): Promise<{ scope: Omit<TaxReportScope, 'readiness'>; input: TaxYearData }> {
     const selected = await this.selection.select(tenantId, query);
     const yearEnd = new Date(Date.UTC(query.taxYear, 11, 31));
     const method = await this.selection.methodOf(tenantId, query.method, selected.account, yearEnd);
-    const input = {
+    const input: TaxYearData = {
       taxYear: query.taxYear,
       asset: query.asset,
-      method: method.method,
-      methodFor: method.methodFor,
-      selections: method.selections,
-      transition: method.transition,
-      accounts: selected.accounts,
-      entries: selected.entries,
+      ...method.data,
+      // What readiness reads of an account (not the whole record).
+      accounts: selected.accounts.map(({ id, syncStatus, address, chain }) => ({ id, syncStatus, address, chain })),
+      ledger: encodeLedger(selected.entries),
     };
-    const year = computeTaxYear(input);
-    const scope: TaxReportScope = {
+    const scope = {
       taxYear: query.taxYear,
       method: method.method,
       methodSource: method.source,
       asset: query.asset ?? 'ALL',
       account: selected.account,
       accountCount: selected.accounts.length,
-      readiness: year.readiness,
     };
-    return { scope, input, year };
+    return { scope, input };
   }
 }

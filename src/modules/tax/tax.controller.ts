@@ -20,7 +20,6 @@ import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { Form1099DaQueryDto, Form8949QueryDto, TaxReportQueryDto } from './dto/tax-queries.dto.js';
 import { Form1099DaReconciliationDto } from './dto/form-1099-da.dto.js';
 import { Form8949Dto, GainsReportDto } from './dto/tax-responses.dto.js';
-import { toForm8949Csv } from '../../domain/tax/index.js';
 import { csvFileName, toForm1099DaDto, toForm8949Dto, toGainsReportDto } from './tax-report.mapper.js';
 import { TaxReportService, type TaxReportQuery } from './tax-report.service.js';
 
@@ -89,11 +88,11 @@ export class TaxController {
     @Query() query: Form8949QueryDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<Form8949Dto | string> {
-    const report = await this.reports.form8949(client.tenantId, toQuery(query));
-    if (query.format !== 'csv') return toForm8949Dto(report);
+    if (query.format !== 'csv') return toForm8949Dto(await this.reports.form8949(client.tenantId, toQuery(query)));
+    const report = await this.reports.form8949Csv(client.tenantId, toQuery(query));
     response.setHeader('Content-Type', 'text/csv; charset=utf-8');
     response.setHeader('Content-Disposition', `attachment; filename="${csvFileName(report)}"`);
-    return toForm8949Csv(report.lines);
+    return report.csv;
   }
 
   @Post('form-1099-da/reconciliation')

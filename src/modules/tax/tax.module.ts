@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { AccountsModule } from '../accounts/index.js';
+import { ComputeModule } from '../compute/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { TaxAccountSelection } from './tax-account-selection.js';
 import { TaxController } from './tax.controller.js';
@@ -15,11 +16,12 @@ import { MarketModule } from '../market/index.js';
  *
  * Owns: account selection for reports, Form 8949 parts, boxes, cent rounding and totals, and
  * Form 8949 readiness. Never: computes lots or gains itself (the cost-basis engine in
- * src/domain/cost-basis does, over LedgerService's entries, exactly as for balances), writes to
- * the database or opens a transaction.
+ * src/domain/cost-basis does, over LedgerService's entries, exactly as for balances, in the
+ * compute module's worker threads, inside a heavy-work slot of the tenant), writes to the
+ * database or opens a transaction.
  */
 @Module({
-  imports: [AccountsModule, LedgerModule, MarketModule],
+  imports: [AccountsModule, LedgerModule, MarketModule, ComputeModule],
   controllers: [TaxController, TaxLotsController],
   providers: [TaxAccountSelection, TaxReportService, TaxLotsService, CursorCodec],
   exports: [TaxReportService],

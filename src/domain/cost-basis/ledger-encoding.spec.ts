@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import { DIRECTIONS } from './directions.js';
+import type { LedgerEntry } from './cost-basis.types.js';
+import { decodeLedger, encodeLedger, ledgerBuffers } from './ledger-encoding.js';
+
+/** Any entry the ledger could hold, awkward text included (empty, multi-byte, surrogate pairs). */
+const anyText = fc.string({ unit: 'grapheme', maxLength: 12 });
+const anyEntry: fc.Arbitrary<LedgerEntry> = fc
+  .record({
+    accountId: fc.uuid(),
+    transactionId: anyText,
+    symbol: anyText,
+    direction: fc.constantFrom(...DIRECTIONS),
+    amount: fc.stringMatching(/^\d{1,20}(\.\d{1,30})?$/),
+    priceUsd: fc.stringMatching(/^\d{1,12}(\.\d{1,18})?$/),
+    feeUsd: fc.option(fc.stringMatching(/^\d{1,8}(\.\d{1,8})?$/), { nil: undefined }),
+    timestamp: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }),
+    transferId: fc.option(anyText, { nil: undefined }),
+  })
+  // As the ledger makes them (toLedgerEntry): an optional field is absent, never undefined.
+  .map(({ feeUsd, transferId, ...entry }) => ({
+    ...entry,
+    ...(feeUsd === undefined ? {} : { feeUsd }),
+    ...(transferId === undefined ? {} : { transferId }),
+  }));
+
+describe('ledger encoding (the compute pool’s input)', () => {
+  it('decodes to entries equal to the originals field for field, absent fields absent', () => {
+    fc.assert(
+      fc.property(fc.array(anyEntry, { maxLength: 60 }), (entries) => {
+        // toStrictEqual: an absent field and a field set to undefined differ.
+        expect(decodeLedger(encodeLedger(entries))).toStrictEqual(entries);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('survives a structured clone with its buffers moved, as a worker thread receives it', () => {
+    fc.assert(
+      fc.property(fc.array(anyEntry, { maxLength: 30 }), (entries) => {
+        const encoded = encodeLedger(entries);
+        const received = structuredClone(encoded, { transfer: ledgerBuffers(encoded) });
+        expect(encoded.timestampsMs.byteLength).toBe(0); // moved, not copied
+        expect(decodeLedger(received)).toStrictEqual(entries);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('encodes no entry as an empty ledger', () => {
+    expect(decodeLedger(encodeLedger([]))).toEqual([]);
+  });
+});

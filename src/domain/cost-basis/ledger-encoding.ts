@@ -1,0 +1,124 @@
+/**
+ * A compact, columnar form of a ledger (the cost-basis engine's entries) for handing a whole
+ * history to a worker thread (issue 28): one string per text column holding every value end to
+ * end, the values' lengths in an Int32Array (−1: absent, for the optional columns), and the
+ * timestamps as milliseconds in a Float64Array. A structured clone of it copies a few flat
+ * strings and the typed arrays' buffers can be moved (transferred), where 30,000 entry objects
+ * would be walked and rebuilt field by field. Decoding gives back entries equal to the originals
+ * field for field (an absent optional field stays absent), so the engine computes the same
+ * figures from either.
+ */
+import type { Direction, LedgerEntry } from './cost-basis.types.js';
+
+/** One text column: its values end to end, and each value's length (−1: absent). */
+export interface EncodedTextColumn {
+  readonly text: string;
+  readonly lengths: Int32Array;
+}
+
+export interface EncodedLedger {
+  readonly count: number;
+  readonly accountId: EncodedTextColumn;
+  readonly transactionId: EncodedTextColumn;
+  readonly symbol: EncodedTextColumn;
+  readonly direction: EncodedTextColumn;
+  readonly amount: EncodedTextColumn;
+  readonly priceUsd: EncodedTextColumn;
+  readonly feeUsd: EncodedTextColumn;
+  readonly transferId: EncodedTextColumn;
+  /** Milliseconds since the epoch (a Date's getTime(): an integer, exact in a double). */
+  readonly timestampsMs: Float64Array;
+}
+
+function encodeColumn(
+  entries: readonly LedgerEntry[],
+  valueOf: (entry: LedgerEntry) => string | undefined,
+): EncodedTextColumn {
+  const lengths = new Int32Array(entries.length);
+  const parts: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const value = valueOf(entries[i]!);
+    if (value === undefined) {
+      lengths[i] = -1;
+    } else {
+      lengths[i] = value.length;
+      parts.push(value);
+    }
+  }
+  return { text: parts.join(''), lengths };
+}
+
+/** Reads a column's values one by one, in order. */
+function columnReader(column: EncodedTextColumn): () => string | undefined {
+  let row = 0;
+  let offset = 0;
+  return () => {
+    const length = column.lengths[row++]!;
+    if (length < 0) return undefined;
+    const value = column.text.slice(offset, offset + length);
+    offset += length;
+    return value;
+  };
+}
+
+export function encodeLedger(entries: readonly LedgerEntry[]): EncodedLedger {
+  const timestampsMs = new Float64Array(entries.length);
+  for (let i = 0; i < entries.length; i++) timestampsMs[i] = entries[i]!.timestamp.getTime();
+  return {
+    count: entries.length,
+    accountId: encodeColumn(entries, (e) => e.accountId),
+    transactionId: encodeColumn(entries, (e) => e.transactionId),
+    symbol: encodeColumn(entries, (e) => e.symbol),
+    direction: encodeColumn(entries, (e) => e.direction),
+    amount: encodeColumn(entries, (e) => e.amount),
+    priceUsd: encodeColumn(entries, (e) => e.priceUsd),
+    feeUsd: encodeColumn(entries, (e) => e.feeUsd),
+    transferId: encodeColumn(entries, (e) => e.transferId),
+    timestampsMs,
+  };
+}
+
+export function decodeLedger(encoded: EncodedLedger): LedgerEntry[] {
+  const accountId = columnReader(encoded.accountId);
+  const transactionId = columnReader(encoded.transactionId);
+  const symbol = columnReader(encoded.symbol);
+  const direction = columnReader(encoded.direction);
+  const amount = columnReader(encoded.amount);
+  const priceUsd = columnReader(encoded.priceUsd);
+  const feeUsd = columnReader(encoded.feeUsd);
+  const transferId = columnReader(encoded.transferId);
+  const entries: LedgerEntry[] = new Array<LedgerEntry>(encoded.count);
+  for (let i = 0; i < encoded.count; i++) {
+    const fee = feeUsd();
+    const transfer = transferId();
+    // The same shape as the ledger's own entries: optional fields present only when set.
+    entries[i] = {
+      accountId: accountId()!,
+      transactionId: transactionId()!,
+      symbol: symbol()!,
+      direction: direction() as Direction,
+      amount: amount()!,
+      priceUsd: priceUsd()!,
+      ...(fee === undefined ? {} : { feeUsd: fee }),
+      timestamp: new Date(encoded.timestampsMs[i]!),
+      ...(transfer === undefined ? {} : { transferId: transfer }),
+    };
+  }
+  return entries;
+}
+
+/** The buffers of an encoded ledger, to move (not copy) to another thread. */
+export function ledgerBuffers(encoded: EncodedLedger): ArrayBuffer[] {
+  return [
+    encoded.accountId,
+    encoded.transactionId,
+    encoded.symbol,
+    encoded.direction,
+    encoded.amount,
+    encoded.priceUsd,
+    encoded.feeUsd,
+    encoded.transferId,
+  ]
+    .map((column) => column.lengths.buffer as ArrayBuffer)
+    .concat(encoded.timestampsMs.buffer as ArrayBuffer);
+}

@@ -1,0 +1,405 @@
+/**
+ * The work the compute pool runs (compute.worker.ts), as plain data in and out: the cost-basis
+ * engine and the tax figures made from it for the heavy endpoints (gains report, Form 8949 as
+ * JSON or CSV, Form 1099-DA reconciliation, open lots, harvesting candidates). Imports only
+ * src/domain, so the worker thread loads no framework, database or configuration; the functions
+ * are the very ones the request thread called before, over entries decoded from the compact
+ * ledger (domain/cost-basis/ledger-encoding.ts), so the figures are the same bit for bit.
+ *
+ * What crosses threads is what a structured clone keeps: no Decimal (sent as its exact text and
+ * revived with reviveLineTotals/reviveForm8949Line), no array with extra properties (a lot
+ * selection's recordedAt travels beside its picks), no function (methodFor is rebuilt from the
+ * elections with methodForElections).
+ */
+import type { Decimal } from 'decimal.js';
+import {
+  computeCostBasis,
+  decodeLedger,
+  methodForElections,
+  type BasisTransition,
+  type CostBasisMethod,
+  type EncodedLedger,
+  type LedgerEntry,
+  type LotPick,
+  type LotSelection,
+  type MethodElection,
+} from '../../domain/cost-basis/index.js';
+import { toExact } from '../../domain/money/exact-decimal.js';
+import { listWindow, type ListPosition, type ListWindow } from '../../domain/paging/list-window.js';
+import {
+  computeTaxYear,
+  harvestingCandidates,
+  outcomeDigest,
+  pageOf,
+  parseForm1099Da,
+  reconcileForm1099Da,
+  summarizeGains,
+  termTotals,
+  toForm8949Csv,
+  totalLotsBySymbol,
+  totalsByBox,
+  valueOpenLots,
+  type BoxTotals,
+  type Form1099DaProblem,
+  type Form1099DaReconciliation,
+  type Form8949Line,
+  type GainsSummary,
+  type HarvestingCandidate,
+  type HarvestingSummary,
+  type LineTotals,
+  type LotPrice,
+  type LotTotals,
+  type Readiness,
+  type TaxAccount,
+  type TaxYearInput,
+  type TermLineTotals,
+  type ValuedLot,
+  type WashSaleTreatment,
+} from '../../domain/tax/index.js';
+
+// ---- Inputs -------------------------------------------------------------------------------------
+
+/** A lot selection as data: its picks, and when it was recorded (an array's extra property would be lost). */
+export interface SelectionData {
+  readonly key: string;
+  readonly picks: readonly LotPick[];
+  readonly recordedAt: Date | undefined;
+}
+
+/** How lots are chosen: the engine's options without the function (rebuilt in the worker). */
+export interface MethodData {
+  readonly method: CostBasisMethod;
+  /** The tenant's elections, when each disposal takes the method elected for it; undefined: `method` everywhere. */
+  readonly elections: readonly MethodElection[] | undefined;
+  /** In the order the ledger listed them. */
+  readonly selections: readonly SelectionData[];
+  readonly transition: BasisTransition | undefined;
+}
+
+export interface TaxYearData extends MethodData {
+  readonly taxYear: number;
+  readonly asset: string | undefined;
+  readonly accounts: readonly TaxAccount[];
+  readonly ledger: EncodedLedger;
+}
+
+export interface OpenLotsData extends MethodData {
+  readonly asOf: Date;
+  readonly asset: string | undefined;
+  /** The accounts the lots are listed for (the ledger may hold transfer-linked others). */
+  readonly accountIds: readonly string[];
+  /** Latest stored prices of the ledger's symbols (absent: no price). */
+  readonly prices: readonly (readonly [string, LotPrice])[];
+  readonly ledger: EncodedLedger;
+  readonly limit: number;
+  readonly after: ListPosition | null;
+}
+
+export type ComputeTask =
+  | { readonly kind: 'gains'; readonly input: TaxYearData }
+  | { readonly kind: 'form8949'; readonly input: TaxYearData }
+  | { readonly kind: 'form8949Csv'; readonly input: TaxYearData }
+  | { readonly kind: 'form1099DaCheck'; readonly csv: string; readonly listedProblems: number }
+  | {
+      readonly kind: 'form1099Da';
+      readonly input: TaxYearData;
+      readonly csv: string;
+      readonly offset: number;
+      readonly limit: number;
+    }
+  | { readonly kind: 'lots'; readonly input: OpenLotsData }
+  | {
+      readonly kind: 'harvesting';
+      readonly input: OpenLotsData;
+      readonly minLossUsd: string;
+      readonly washSale: WashSaleTreatment;
+    };
+
+// ---- Outputs ------------------------------------------------------------------------------------
+
+/** A Decimal as its exact text (toFixed(): no exponent; '-0' kept). */
+export type DecimalText = string;
+type Texted<T> = { readonly [K in keyof T]: T[K] extends Decimal ? DecimalText : T[K] };
+export type LineTotalsData = Texted<LineTotals>;
+export type BoxTotalsData = Texted<BoxTotals>;
+export type Form8949LineData = Texted<Form8949Line>;
+export interface TermLineTotalsData {
+  readonly shortTerm: LineTotalsData;
+  readonly longTerm: LineTotalsData;
+  readonly total: LineTotalsData;
+}
+
+export interface GainsOutcome {
+  readonly readiness: Readiness;
+  readonly summary: Omit<GainsSummary, 'totals' | 'assets'> & {
+    readonly totals: TermLineTotalsData;
+    readonly assets: readonly (TermLineTotalsData & { readonly symbol: string; readonly transactions: number })[];
+  };
+}
+
+export interface Form8949Outcome {
+  readonly readiness: Readiness;
+  readonly lines: readonly Form8949LineData[];
+  readonly boxTotals: readonly BoxTotalsData[];
+  readonly totals: TermLineTotalsData;
+}
+
+export interface Form8949CsvOutcome {
+  readonly readiness: Readiness;
+  readonly csv: string;
+}
+
+export type Form1099DaCheckOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly problemCount: number; readonly problems: readonly Form1099DaProblem[] };
+
+export interface Form1099DaOutcome {
+  readonly readiness: Readiness;
+  readonly brokerLines: number;
+  readonly serviceLines: number;
+  readonly counts: {
+    readonly matched: number;
+    readonly different: number;
+    readonly unmatchedBroker: number;
+    readonly unmatchedService: number;
+  };
+  readonly brokerProceedsUsd: string;
+  readonly serviceProceedsUsd: string;
+  readonly page: Pick<Form1099DaReconciliation, 'matched' | 'different' | 'unmatchedBroker' | 'unmatchedService'>;
+  readonly more: boolean;
+  /** outcomeDigest of the whole reconciliation (the cursor's check). */
+  readonly outcome: string;
+}
+
+export interface LotsOutcome {
+  readonly totals: readonly LotTotals[];
+  /** null: the cursor's lot is gone. */
+  readonly window: ListWindow<ValuedLot> | null;
+}
+
+export interface HarvestingOutcome extends Omit<HarvestingSummary, 'candidates'> {
+  readonly candidateLots: number;
+  /** null: the cursor's candidate is gone. */
+  readonly window: ListWindow<HarvestingCandidate> | null;
+}
+
+export type ComputeOutcome =
+  | GainsOutcome
+  | Form8949Outcome
+  | Form8949CsvOutcome
+  | Form1099DaCheckOutcome
+  | Form1099DaOutcome
+  | LotsOutcome
+  | HarvestingOutcome;
+
+/** What each task answers. */
+export interface ComputeOutcomes {
+  gains: GainsOutcome;
+  form8949: Form8949Outcome;
+  form8949Csv: Form8949CsvOutcome;
+  form1099DaCheck: Form1099DaCheckOutcome;
+  form1099Da: Form1099DaOutcome;
+  lots: LotsOutcome;
+  harvesting: HarvestingOutcome;
+}
+
+// ---- Decimals across threads --------------------------------------------------------------------
+
+const decimalText = (value: Decimal): DecimalText =>
+  value.isZero() && value.isNegative() ? '-0' : value.toFixed();
+
+const totalsText = (totals: LineTotals): LineTotalsData => ({
+  lines: totals.lines,
+  proceedsUsd: decimalText(totals.proceedsUsd),
+  costBasisUsd: decimalText(totals.costBasisUsd),
+  gainUsd: decimalText(totals.gainUsd),
+});
+
+const termTotalsText = (totals: TermLineTotals): TermLineTotalsData => ({
+  shortTerm: totalsText(totals.shortTerm),
+  longTerm: totalsText(totals.longTerm),
+  total: totalsText(totals.total),
+});
+
+export const reviveLineTotals = <T extends LineTotalsData>(
+  totals: T,
+): Omit<T, 'proceedsUsd' | 'costBasisUsd' | 'gainUsd'> & LineTotals => ({
+  ...totals,
+  proceedsUsd: toExact(totals.proceedsUsd),
+  costBasisUsd: toExact(totals.costBasisUsd),
+  gainUsd: toExact(totals.gainUsd),
+});
+
+export const reviveTermLineTotals = (totals: TermLineTotalsData): TermLineTotals => ({
+  shortTerm: reviveLineTotals(totals.shortTerm),
+  longTerm: reviveLineTotals(totals.longTerm),
+  total: reviveLineTotals(totals.total),
+});
+
+export const reviveForm8949Line = (line: Form8949LineData): Form8949Line => ({
+  ...line,
+  proceedsUsd: toExact(line.proceedsUsd),
+  costBasisUsd: toExact(line.costBasisUsd),
+  gainUsd: toExact(line.gainUsd),
+});
+
+// ---- The work -----------------------------------------------------------------------------------
+
+function engineOptions(data: MethodData) {
+  return {
+    method: data.method,
+    methodFor: data.elections === undefined ? undefined : methodForElections(data.elections),
+    selections: new Map<string, LotSelection>(
+      data.selections.map((s) => [
+        s.key,
+        s.recordedAt === undefined ? [...s.picks] : Object.assign([...s.picks], { recordedAt: s.recordedAt }),
+      ]),
+    ),
+    transition: data.transition,
+  };
+}
+
+function taxYearInput(data: TaxYearData): TaxYearInput {
+  return {
+    taxYear: data.taxYear,
+    asset: data.asset,
+    ...engineOptions(data),
+    accounts: data.accounts,
+    entries: decodeLedger(data.ledger),
+  };
+}
+
+function gains(data: TaxYearData): GainsOutcome {
+  const input = taxYearInput(data);
+  const year = computeTaxYear(input);
+  const summary = summarizeGains(input, year);
+  return {
+    readiness: year.readiness,
+    summary: {
+      ...summary,
+      totals: termTotalsText(summary.totals),
+      assets: summary.assets.map((asset) => ({
+        symbol: asset.symbol,
+        transactions: asset.transactions,
+        ...termTotalsText(asset),
+      })),
+    },
+  };
+}
+
+function form8949(data: TaxYearData): Form8949Outcome {
+  const year = computeTaxYear(taxYearInput(data));
+  return {
+    readiness: year.readiness,
+    lines: year.lines.map((line) => ({
+      ...line,
+      proceedsUsd: decimalText(line.proceedsUsd),
+      costBasisUsd: decimalText(line.costBasisUsd),
+      gainUsd: decimalText(line.gainUsd),
+    })),
+    boxTotals: totalsByBox(year.lines).map((box) => ({ ...box, ...totalsText(box) })),
+    totals: termTotalsText(termTotals(year.lines)),
+  };
+}
+
+function form8949Csv(data: TaxYearData): Form8949CsvOutcome {
+  const year = computeTaxYear(taxYearInput(data));
+  return { readiness: year.readiness, csv: toForm8949Csv(year.lines) };
+}
+
+function form1099DaCheck(csv: string, listedProblems: number): Form1099DaCheckOutcome {
+  const parsed = parseForm1099Da(csv);
+  if (parsed.ok) return { ok: true };
+  return {
+    ok: false,
+    problemCount: parsed.problems.length,
+    problems: parsed.problems.slice(0, listedProblems),
+  };
+}
+
+function form1099Da(data: TaxYearData, csv: string, offset: number, limit: number): Form1099DaOutcome {
+  const parsed = parseForm1099Da(csv);
+  // Checked by form1099DaCheck before the ledger was read; a file is the same text both times.
+  if (!parsed.ok) throw new Error('The Form 1099-DA file was checked before: it cannot fail now.');
+  const year = computeTaxYear(taxYearInput(data));
+  const reconciliation = reconcileForm1099Da(parsed.lines, year.lines);
+  const { page, more } = pageOf(reconciliation, offset, limit);
+  return {
+    readiness: year.readiness,
+    brokerLines: parsed.lines.length,
+    serviceLines: year.lines.length,
+    counts: {
+      matched: reconciliation.matched.length,
+      different: reconciliation.different.length,
+      unmatchedBroker: reconciliation.unmatchedBroker.length,
+      unmatchedService: reconciliation.unmatchedService.length,
+    },
+    brokerProceedsUsd: reconciliation.brokerProceedsUsd,
+    serviceProceedsUsd: reconciliation.serviceProceedsUsd,
+    page,
+    more,
+    outcome: outcomeDigest(reconciliation),
+  };
+}
+
+/** A lot's key in its list: unique (a lot id is unique in its account and asset). */
+export const lotKey = (lot: ValuedLot): string => `${lot.accountId}\u0000${lot.symbol}\u0000${lot.lotId}`;
+
+function openLots(data: OpenLotsData): { lots: ValuedLot[]; entries: LedgerEntry[] } {
+  const entries = decodeLedger(data.ledger);
+  const result = computeCostBasis(entries, {
+    ...engineOptions(data),
+    // Listed in the order the method would sell them at asOf: the method in force then, LTFO's
+    // long-term lots as of that day first (a lot may have crossed the one-year line since the last entry).
+    openLotsAsOf: data.asOf,
+  });
+  const lots = valueOpenLots(
+    result.openLots,
+    { accountIds: new Set(data.accountIds), asset: data.asset },
+    new Map(data.prices),
+    data.asOf,
+  );
+  return { lots, entries };
+}
+
+function lots(data: OpenLotsData): LotsOutcome {
+  const { lots: valued } = openLots(data);
+  return { totals: totalLotsBySymbol(valued), window: listWindow(valued, lotKey, data.limit, data.after) };
+}
+
+function harvesting(data: OpenLotsData, minLossUsd: string, washSale: WashSaleTreatment): HarvestingOutcome {
+  const { lots: valued, entries } = openLots(data);
+  const accountIds = new Set(data.accountIds);
+  const { candidates, ...sums } = harvestingCandidates(valued, {
+    minLossUsd,
+    washSale,
+    asOf: data.asOf,
+    // Replacement purchases count in the accounts covered only (not accounts merely linked by transfers).
+    entries: entries.filter((entry) => accountIds.has(entry.accountId)),
+  });
+  return {
+    ...sums,
+    candidateLots: candidates.length,
+    window: listWindow(candidates, lotKey, data.limit, data.after),
+  };
+}
+
+/** Runs one task: what the worker thread calls, and what a test compares the pool's answer with. */
+export function runComputeTask(task: ComputeTask): ComputeOutcome {
+  switch (task.kind) {
+    case 'gains':
+      return gains(task.input);
+    case 'form8949':
+      return form8949(task.input);
+    case 'form8949Csv':
+      return form8949Csv(task.input);
+    case 'form1099DaCheck':
+      return form1099DaCheck(task.csv, task.listedProblems);
+    case 'form1099Da':
+      return form1099Da(task.input, task.csv, task.offset, task.limit);
+    case 'lots':
+      return lots(task.input);
+    case 'harvesting':
+      return harvesting(task.input, task.minLossUsd, task.washSale);
+  }
+}

@@ -1,0 +1,14 @@
+/** The compute module's public face: what other modules may import (docs/modules.md). */
+export { ComputeModule } from './compute.module.js';
+export { ComputePool } from './compute-pool.js';
+export { HeavyWorkAdmission, HeavyWorkBusyError } from './heavy-work-admission.js';
+export {
+  lotKey,
+  reviveForm8949Line,
+  reviveLineTotals,
+  reviveTermLineTotals,
+  type MethodData,
+  type OpenLotsData,
+  type SelectionData,
+  type TaxYearData,
+} from './compute-tasks.js';
