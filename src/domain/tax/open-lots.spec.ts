@@ -401,6 +401,9 @@ describe('many lots', () => {
     // Every other purchase in the window replaces: 20,000 × 0.001 = 20 BTC ≥ each lot's 0.01.
     expect(summary.candidates[0]?.washSale?.replacementQuantity).toBe('20');
     expect(summary.allowableLossUsd).toBe('0');
-    expect(seconds).toBeLessThan(10);
+    // A guard against a quadratic pass (50,000 lots × 20,000 purchases: a billion decimal steps,
+    // minutes), not a benchmark: the linear pass takes ~6 s alone on a slow 2-core host and more
+    // beside a test run's other worker, so the bound is far from both.
+    expect(seconds).toBeLessThan(40);
   });
 });
