@@ -5,6 +5,63 @@ import { describeErrorBodies, ERROR_BODY_MODELS } from './common/openapi/api-res
 import { describeRequestBodies } from './common/openapi/request-bodies.js';
 import { API_VERSION } from './modules/status/index.js';
 
+/**
+ * Every tag of the document with what it groups, in the order Swagger UI shows them: the partner's
+ * API first (how to get a token, then accounts and what is computed from them), the admin team's
+ * after. A controller's @ApiTags must name one of these (the OpenAPI e2e test checks it).
+ */
+export const API_TAGS: readonly (readonly [name: string, description: string])[] = [
+  ['Auth', 'Access tokens (client credentials) and the keys that verify them. Start here: Authorize.'],
+  [
+    'Accounts',
+    "The partner's linked accounts: link, look up by collection or identity, list with sync state, balances with cost basis, transactions.",
+  ],
+  [
+    'Tax reporting',
+    'Realized gains, Form 8949 (JSON, CSV), Form 1099-DA reconciliation, open lots and harvesting candidates, cost-basis method elections, lot selections, the safe-harbor allocation and frozen report snapshots (docs/tax-report.md).',
+  ],
+  [
+    'Integrity',
+    "The checksum of a tenant's transactions, to show a report was computed from unchanged data (docs/checksum.md).",
+  ],
+  ['QScore', 'Quality scores of assets and of a holding (docs/scoring.md).'],
+  ['Cryptoassets', 'The assets the service prices, with market data.'],
+  ['Portfolios', "The tenant's model portfolios: named allocations that the qScore and projections read."],
+  [
+    'Simulation',
+    'Monte Carlo projections of a portfolio (bull, base, bear; percentile bands) and the firm’s return assumptions (docs/simulation.md).',
+  ],
+  ['ROI', 'Return on investment of a holding over a period.'],
+  ['Aggregation', "A household's holdings across its accounts."],
+  ['Wallet tracking', 'Watch-only wallets by address.'],
+  [
+    'Webhooks',
+    'Events pushed to the partner (account linked, synced, failed, transactions updated), signed by Standard Webhooks (docs/events.md).',
+  ],
+  ['Status', 'The service’s state and the caller’s remaining rate limit.'],
+  [
+    'Admin: tenants and clients',
+    'Operator only (scope `admin`): tenants, API clients, their secrets (shown once), rotation and disabling.',
+  ],
+  [
+    'Admin: accounts',
+    'Operator only: link, refresh, import into and delete any tenant’s accounts; each request names its `tenant`.',
+  ],
+  [
+    'Admin: support reads',
+    'Operator only: read a tenant’s account data as its partner gets it, each read recorded in the audit trail.',
+  ],
+  [
+    'Admin: audit trail',
+    'Operator only: query, export and verify the hash-chained audit trail (docs/audit.md).',
+  ],
+  [
+    'Admin: job queue',
+    'Operator only: the background job queue (refreshes, market data, webhook deliveries) and its dead letters (docs/jobs.md).',
+  ],
+  ['Admin: market data', 'Operator only: market data refresh.'],
+];
+
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Cryptoasset Accounts, Scoring and Reporting Service')
@@ -46,6 +103,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'oauth2',
     )
     .build();
+  config.tags = API_TAGS.map(([name, description]) => ({ name, description }));
   return describeRequestBodies(
     describeErrorBodies(SwaggerModule.createDocument(app, config, { extraModels: ERROR_BODY_MODELS })),
   );

@@ -50,7 +50,11 @@ export class AccountsController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Get('account/collection/:collectionId')
-  @ApiOperation({ summary: 'The account of a collection (one connection to one platform)' })
+  @ApiOperation({
+    summary: 'The account of a collection (one connection to one platform)',
+    description:
+      "The account linked under this collection id in the caller's tenant, with its platform, identity and sync state. A collection of another tenant answers 404, as one that does not exist.",
+  })
   @ApiEnvelopedResponse(AccountCollectionDto, { description: 'Envelope with the account in `result`.' })
   @ApiBadRequestResponse({ description: 'collectionId is not a UUID.' })
   @ApiNotFoundResponse({ description: 'Collection not found.' })
@@ -62,7 +66,11 @@ export class AccountsController {
   }
 
   @Get('account/identity/:identity')
-  @ApiOperation({ summary: "The account behind the partner's identifier" })
+  @ApiOperation({
+    summary: "The account behind the partner's identifier",
+    description:
+      "The account the caller's tenant linked under this identity (URL-encode it: identities may hold `/` and other reserved characters). Another tenant's identity answers 404, as one that does not exist.",
+  })
   @ApiEnvelopedResponse(AccountIdentityDto, { description: 'Envelope with the account in `result`.' })
   @ApiNotFoundResponse({ description: 'Identity not found.' })
   async byIdentity(
@@ -73,7 +81,11 @@ export class AccountsController {
   }
 
   @Get('accounts')
-  @ApiOperation({ summary: "The caller's accounts with their state (cursor-paginated)" })
+  @ApiOperation({
+    summary: "The caller's accounts with their state (cursor-paginated)",
+    description:
+      "The tenant's accounts, oldest first, with each one's sync state (`syncing`, `synced`, `reconnect_required`, `error`). `limit` per page; follow `nextCursor` until it is null.",
+  })
   @ApiEnvelopedResponse(AccountListDto, {
     description: 'Envelope with `result.accounts` and `result.nextCursor`.',
   })

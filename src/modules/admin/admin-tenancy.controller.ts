@@ -55,14 +55,21 @@ export class AdminTenantsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List tenants' })
+  @ApiOperation({
+    summary: 'List tenants',
+    description:
+      'Every tenant: slug, name, kind (`partner` holds accounts; `operator` holds the admin clients), whether it is a sandbox tenant, its id and when it was created.',
+  })
   @ApiOkResponse({ type: TenantListDto })
   async list(): Promise<TenantListDto> {
     return { tenants: (await this.tenants.list()).map(toTenantDto) };
   }
 
   @Get(':slug')
-  @ApiOperation({ summary: 'One tenant' })
+  @ApiOperation({
+    summary: 'One tenant',
+    description: 'The tenant with this slug; 404 when there is none.',
+  })
   @ApiOkResponse({ type: TenantDto })
   @ApiNotFoundResponse({ description: 'Tenant not found.' })
   async get(
@@ -113,7 +120,11 @@ export class AdminClientsController {
   }
 
   @Get(':clientId')
-  @ApiOperation({ summary: 'One API client (never its secret)' })
+  @ApiOperation({
+    summary: 'One API client (never its secret)',
+    description:
+      "The client's tenant, scopes, whether it is disabled, when it was last used and when its secret was last rotated. The secret is stored only as a hash and never shown again after it was issued.",
+  })
   @ApiOkResponse({ type: ClientDto })
   @ApiNotFoundResponse({ description: 'Client not found (in that tenant).' })
   async get(@ClientIdParam() clientId: string, @Query() { tenant }: TenantQueryDto): Promise<ClientDto> {

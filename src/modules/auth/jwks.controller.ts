@@ -12,7 +12,11 @@ export class JwksController {
   @Get('jwks.json')
   @Public()
   @Header('Cache-Control', 'public, max-age=300')
-  @ApiOperation({ summary: 'Public keys that verify access tokens (JWKS, RFC 7517)' })
+  @ApiOperation({
+    summary: 'Public keys that verify access tokens (JWKS, RFC 7517)',
+    description:
+      'The public half of every key that signs access tokens (ES256, the only algorithm the service signs and accepts), each with its `kid`. A partner may verify tokens offline with it. No token needed.',
+  })
   @ApiOkResponse({ type: JwksDto, description: 'The public keys.' })
   jwks(): { keys: PublicJwk[] } {
     return this.keys.jwks();

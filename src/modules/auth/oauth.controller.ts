@@ -28,7 +28,11 @@ export class OAuthController {
   @Post('token')
   @Public()
   @HttpCode(200)
-  @ApiOperation({ summary: 'OAuth 2.0 token endpoint (client credentials, RFC 6749 §4.4)' })
+  @ApiOperation({
+    summary: 'OAuth 2.0 token endpoint (client credentials, RFC 6749 §4.4)',
+    description:
+      "The standard form of `POST /v1/api/token`: `grant_type=client_credentials` as application/x-www-form-urlencoded, the client authenticated by HTTP Basic or `client_id`/`client_secret` in the body (not both), optional `scope`. Answers `{access_token, token_type, expires_in, scope}`; errors follow RFC 6749 §5.2. Swagger UI's Authorize uses it.",
+  })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ type: OAuthTokenRequestDto })
   @ApiOkResponse({ type: OAuthTokenResponseDto })

@@ -47,7 +47,9 @@ function history(): LedgerEntry[] {
     const symbol = random.next() < 0.5 ? 'BTC' : 'ETH';
     const key = `${account}/${symbol}`;
     const sell = held[key]! > 0.01 && random.next() < 0.35;
-    const amount = sell ? Math.floor(held[key]! * 0.3 * 1e8) / 1e8 : Math.floor((0.01 + random.next()) * 1e8) / 1e8;
+    const amount = sell
+      ? Math.floor(held[key]! * 0.3 * 1e8) / 1e8
+      : Math.floor((0.01 + random.next()) * 1e8) / 1e8;
     if (amount <= 0) continue;
     held[key] = held[key]! + (sell ? -amount : amount);
     entries.push(
@@ -64,21 +66,51 @@ function history(): LedgerEntry[] {
     );
   }
   entries.push(
-    ledgerEntry({ tx: 'move-out', at: '2023-06-01T12:00:00Z', direction: 'transfer_out', amount: '0.01', account: 'acct-a', transferId: 'm1' }),
-    ledgerEntry({ tx: 'move-in', at: '2023-06-01T12:00:00Z', direction: 'transfer_in', amount: '0.01', account: 'acct-b', transferId: 'm1' }),
+    ledgerEntry({
+      tx: 'move-out',
+      at: '2023-06-01T12:00:00Z',
+      direction: 'transfer_out',
+      amount: '0.01',
+      account: 'acct-a',
+      transferId: 'm1',
+    }),
+    ledgerEntry({
+      tx: 'move-in',
+      at: '2023-06-01T12:00:00Z',
+      direction: 'transfer_in',
+      amount: '0.01',
+      account: 'acct-b',
+      transferId: 'm1',
+    }),
   );
   return entries;
 }
 
 const ELECTIONS: MethodElection[] = [
-  { accountId: null, method: 'hifo', effectiveFrom: '2023-09-01', recordedAt: new Date('2023-08-30T00:00:00Z') },
-  { accountId: 'acct-b', method: 'lifo', effectiveFrom: '2024-01-01', recordedAt: new Date('2023-12-30T00:00:00Z') },
+  {
+    accountId: null,
+    method: 'hifo',
+    effectiveFrom: '2023-09-01',
+    recordedAt: new Date('2023-08-30T00:00:00Z'),
+  },
+  {
+    accountId: 'acct-b',
+    method: 'lifo',
+    effectiveFrom: '2024-01-01',
+    recordedAt: new Date('2023-12-30T00:00:00Z'),
+  },
 ];
 
 function selectionsOf(entries: readonly LedgerEntry[]): Map<string, LotSelection> {
-  const firstBuy = entries.find((e) => e.direction === 'buy' && e.accountId === 'acct-a' && e.symbol === 'BTC')!;
+  const firstBuy = entries.find(
+    (e) => e.direction === 'buy' && e.accountId === 'acct-a' && e.symbol === 'BTC',
+  )!;
   const sells = entries.filter(
-    (e) => e.direction === 'sell' && e.accountId === 'acct-a' && e.symbol === 'BTC' && e.timestamp.getUTCFullYear() === 2024,
+    (e) =>
+      e.direction === 'sell' &&
+      e.accountId === 'acct-a' &&
+      e.symbol === 'BTC' &&
+      e.timestamp.getUTCFullYear() === 2024,
   );
   const pick = () => [{ lotId: firstBuy.transactionId, quantity: '0.001' }];
   return new Map<string, LotSelection>([
@@ -157,9 +189,20 @@ describe('ComputePool', () => {
     const year = computeTaxYear(direct);
     const csv = [
       'asset,units,date_acquired,date_sold,proceeds,cost_basis,term,reference',
-      ...year.lines.slice(0, 40).map((l, i) =>
-        [l.symbol, l.quantity, l.dateAcquired ?? '', l.dateSold, l.proceedsUsd.toFixed(2), i % 5 ? l.costBasisUsd.toFixed(2) : '1.00', l.term, `R${i}`].join(','),
-      ),
+      ...year.lines
+        .slice(0, 40)
+        .map((l, i) =>
+          [
+            l.symbol,
+            l.quantity,
+            l.dateAcquired ?? '',
+            l.dateSold,
+            l.proceedsUsd.toFixed(2),
+            i % 5 ? l.costBasisUsd.toFixed(2) : '1.00',
+            l.term,
+            `R${i}`,
+          ].join(','),
+        ),
     ].join('\n');
     const parsed = parseForm1099Da(csv);
     if (!parsed.ok) throw new Error('bad test file');
@@ -168,7 +211,9 @@ describe('ComputePool', () => {
     expect(outcome.outcome).toBe(outcomeDigest(reconciliation));
     expect(outcome.page.matched).toEqual(reconciliation.matched.slice(0, 10));
     expect(outcome.page.different).toEqual(reconciliation.different.slice(0, 10));
-    await expect(pool.run({ kind: 'form1099DaCheck', csv: 'asset\nBTC', listedProblems: 100 })).resolves.toMatchObject({
+    await expect(
+      pool.run({ kind: 'form1099DaCheck', csv: 'asset\nBTC', listedProblems: 100 }),
+    ).resolves.toMatchObject({
       ok: false,
     });
   });
@@ -179,7 +224,12 @@ describe('ComputePool', () => {
       ['BTC', { priceUsd: '1100', asOf }],
       ['ETH', { priceUsd: '1300.5', asOf }],
     ]);
-    const result = computeCostBasis(entries, { method: 'hifo', methodFor: methodForElections(ELECTIONS), selections, openLotsAsOf: asOf });
+    const result = computeCostBasis(entries, {
+      method: 'hifo',
+      methodFor: methodForElections(ELECTIONS),
+      selections,
+      openLotsAsOf: asOf,
+    });
     const lots = valueOpenLots(result.openLots, { accountIds: new Set(['acct-a']) }, prices, asOf);
     const input = (): OpenLotsData => ({
       ...methodData(selections),
@@ -200,7 +250,12 @@ describe('ComputePool', () => {
       asOf,
       entries: entries.filter((e) => e.accountId === 'acct-a'),
     });
-    const harvest = await pool.run({ kind: 'harvesting', input: input(), minLossUsd: '0', washSale: 'assume' });
+    const harvest = await pool.run({
+      kind: 'harvesting',
+      input: input(),
+      minLossUsd: '0',
+      washSale: 'assume',
+    });
     expect(harvest.window?.items).toEqual(candidates);
     expect(harvest).toMatchObject({ ...sums, candidateLots: candidates.length });
   });

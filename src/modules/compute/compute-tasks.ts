@@ -133,7 +133,10 @@ export interface GainsOutcome {
   readonly readiness: Readiness;
   readonly summary: Omit<GainsSummary, 'totals' | 'assets'> & {
     readonly totals: TermLineTotalsData;
-    readonly assets: readonly (TermLineTotalsData & { readonly symbol: string; readonly transactions: number })[];
+    readonly assets: readonly (TermLineTotalsData & {
+      readonly symbol: string;
+      readonly transactions: number;
+    })[];
   };
 }
 
@@ -165,7 +168,10 @@ export interface Form1099DaOutcome {
   };
   readonly brokerProceedsUsd: string;
   readonly serviceProceedsUsd: string;
-  readonly page: Pick<Form1099DaReconciliation, 'matched' | 'different' | 'unmatchedBroker' | 'unmatchedService'>;
+  readonly page: Pick<
+    Form1099DaReconciliation,
+    'matched' | 'different' | 'unmatchedBroker' | 'unmatchedService'
+  >;
   readonly more: boolean;
   /** outcomeDigest of the whole reconciliation (the cursor's check). */
   readonly outcome: string;

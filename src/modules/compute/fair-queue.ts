@@ -73,7 +73,10 @@ export class FairQueue {
     if ((queue?.length ?? 0) >= this.limits.tenantQueue) return { refused: 'tenant_queue_full' };
     if (this.waitingCount >= this.limits.queue) return { refused: 'queue_full' };
     const granted = new Promise<{ release: ReleaseSlot; waitedMs: number }>((resolve) => {
-      const waiter: Waiter = { since: this.now(), grant: (release, waitedMs) => resolve({ release, waitedMs }) };
+      const waiter: Waiter = {
+        since: this.now(),
+        grant: (release, waitedMs) => resolve({ release, waitedMs }),
+      };
       if (queue) queue.push(waiter);
       else this.waiting.set(tenantId, [waiter]);
       this.waitingCount += 1;

@@ -29,7 +29,11 @@ export class PortfoliosController {
   constructor(private readonly portfolios: PortfoliosService) {}
 
   @Get()
-  @ApiOperation({ summary: "The caller's portfolios, oldest first" })
+  @ApiOperation({
+    summary: "The caller's portfolios, oldest first",
+    description:
+      "Every model portfolio of the caller's tenant, with its allocations (percentages summing to 100). Used by the qScore and the projections.",
+  })
   @ApiOkResponse({ type: PortfolioDto, isArray: true })
   async list(@CurrentClient() client: AuthenticatedClient): Promise<PortfolioDto[]> {
     return (await this.portfolios.list(client.tenantId)).map(toPortfolioDto);
@@ -37,7 +41,11 @@ export class PortfoliosController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a portfolio' })
+  @ApiOperation({
+    summary: 'Create a portfolio',
+    description:
+      'A named model portfolio: allocations by asset symbol in percent, summing to 100 (±0.01), each between 0 and 100. Assets must be ones the service prices.',
+  })
   @ApiCreatedResponse({ type: PortfolioDto })
   @ApiBadRequestResponse({
     description:
@@ -51,7 +59,11 @@ export class PortfoliosController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One portfolio with its qScore' })
+  @ApiOperation({
+    summary: 'One portfolio with its qScore',
+    description:
+      "The portfolio with its qScore computed now from its allocations and the assets' current scores (docs/scoring.md).",
+  })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: PortfolioWithScoreDto })
   @ApiNotFoundResponse({ description: 'No such portfolio for this tenant.' })
@@ -63,7 +75,11 @@ export class PortfoliosController {
   }
 
   @Put(':id')
-  @ApiOperation({ summary: 'Rename a portfolio and replace all its allocations' })
+  @ApiOperation({
+    summary: 'Rename a portfolio and replace all its allocations',
+    description:
+      'Replaces the name and the whole list of allocations (not a merge): send every allocation the portfolio keeps, summing to 100.',
+  })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: PortfolioDto })
   @ApiBadRequestResponse({ description: 'Invalid allocations or a missing field.' })
@@ -78,7 +94,11 @@ export class PortfoliosController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a portfolio and its allocations' })
+  @ApiOperation({
+    summary: 'Delete a portfolio and its allocations',
+    description:
+      "Removes the portfolio of the caller's tenant; 204 without a body, 404 when the tenant has no such portfolio.",
+  })
   @ApiParam(ID_PARAM)
   @ApiNoContentResponse({ description: 'Deleted; no body.' })
   @ApiNotFoundResponse({ description: 'No such portfolio for this tenant.' })

@@ -73,7 +73,11 @@ export class ReportSnapshotsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Your report snapshots, newest first (without the reports)' })
+  @ApiOperation({
+    summary: 'Your report snapshots, newest first (without the reports)',
+    description:
+      "The snapshots your tenant froze: each one's kind, parameters, when and by whom it was frozen and the integrity checksum of the data it was computed from. Fetch one by id for the report itself.",
+  })
   @ApiEnvelopedResponse(ReportSnapshotListDto, {
     description: 'Envelope with `result.snapshots` and `result.nextCursor`.',
   })

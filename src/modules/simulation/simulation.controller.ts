@@ -245,7 +245,11 @@ export class AssumptionsController {
 
   @Delete(':symbol')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Remove your assumption for an asset (it gets the default again)' })
+  @ApiOperation({
+    summary: 'Remove your assumption for an asset (it gets the default again)',
+    description:
+      'Deletes the expected return your firm set for this asset; simulations and projections of your tenant use the default for it again (docs/simulation.md §1). 404 when your tenant set none for it.',
+  })
   @ApiParam(SYMBOL_PARAM)
   @ApiNoContentResponse({ description: 'Removed; no body.' })
   @ApiBadRequestResponse({ description: 'A malformed symbol.' })

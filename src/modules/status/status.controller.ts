@@ -21,7 +21,11 @@ export class StatusController {
 
   @Get()
   @Scopes('partner')
-  @ApiOperation({ summary: 'Health, uptime, remaining rate-limit count and interface version' })
+  @ApiOperation({
+    summary: 'Health, uptime, remaining rate-limit count and interface version',
+    description:
+      "For a partner's integration check: the service's state, its uptime, how many requests the calling client has left in the current rate-limit window, and the API's interface version (`2026.04.1`). Liveness and readiness for orchestrators are `/health/live` and `/health/ready`, without a token.",
+  })
   @ApiOkResponse({ type: StatusDto })
   async status(@Res({ passthrough: true }) response: Response): Promise<StatusDto> {
     const healthy = await this.database.isHealthy();

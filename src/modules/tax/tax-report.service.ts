@@ -199,7 +199,10 @@ export class TaxReportService {
       // The file is checked before the ledger is read: a bad file costs no read.
       const check = await this.pool.run({ kind: 'form1099DaCheck', csv, listedProblems: LISTED_PROBLEMS });
       if (!check.ok) {
-        const more = check.problemCount > check.problems.length ? ` (the first ${check.problems.length} are listed)` : '';
+        const more =
+          check.problemCount > check.problems.length
+            ? ` (the first ${check.problems.length} are listed)`
+            : '';
         const summary = `${check.problemCount} problem(s) in the Form 1099-DA file${more}.`;
         const errors: Record<string, string[]> = { csv: [summary] };
         for (const problem of check.problems) (errors[`line ${problem.line}`] ??= []).push(problem.message);
@@ -256,7 +259,12 @@ export class TaxReportService {
       asset: query.asset,
       ...method.data,
       // What readiness reads of an account (not the whole record).
-      accounts: selected.accounts.map(({ id, syncStatus, address, chain }) => ({ id, syncStatus, address, chain })),
+      accounts: selected.accounts.map(({ id, syncStatus, address, chain }) => ({
+        id,
+        syncStatus,
+        address,
+        chain,
+      })),
       ledger: encodeLedger(selected.entries),
     };
     const scope = {

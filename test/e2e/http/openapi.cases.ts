@@ -22,6 +22,8 @@ interface ParameterObject {
 }
 
 interface OperationObject {
+  tags?: string[];
+  description?: string;
   parameters?: ParameterObject[];
   security?: Record<string, string[]>[];
   requestBody?: unknown;
@@ -204,6 +206,18 @@ describe('OpenAPI document (e2e)', () => {
         expect([key, status, 'errors' in problem]).toEqual([key, status, status === '400']);
       }
     }
+  });
+
+  it('describes every tag, partner tags before admin tags, and every operation', () => {
+    const used = new Set(operations().flatMap(({ operation }) => operation.tags ?? []));
+    const tags = (doc as unknown as { tags: { name: string; description: string }[] }).tags;
+    expect(new Set(tags.map((tag) => tag.name))).toEqual(used);
+    for (const tag of tags) expect([tag.name, tag.description.length > 20]).toEqual([tag.name, true]);
+    const firstAdmin = tags.findIndex((tag) => tag.name.startsWith('Admin'));
+    expect(tags.slice(firstAdmin).every((tag) => tag.name.startsWith('Admin'))).toBe(true);
+    expect(tags[0]!.name).toBe('Auth');
+    for (const { key, operation } of operations())
+      expect([key, (operation.description ?? '').length > 20]).toEqual([key, true]);
   });
 
   it('gives each media type of a request body its own schema: the import form has a file field (a file chooser in Swagger UI)', () => {

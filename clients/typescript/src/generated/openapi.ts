@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public keys that verify access tokens (JWKS, RFC 7517) */
+        /**
+         * Public keys that verify access tokens (JWKS, RFC 7517)
+         * @description The public half of every key that signs access tokens (ES256, the only algorithm the service signs and accepts), each with its `kid`. A partner may verify tokens offline with it. No token needed.
+         */
         get: operations["JwksController_jwks"];
         put?: never;
         post?: never;
@@ -49,11 +52,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One account with its state */
+        /**
+         * One account with its state
+         * @description The account of the tenant named by `tenant`, with its sync state, source, last sync and error (never its credentials). An account of another tenant answers 404, as one that does not exist.
+         */
         get: operations["AdminAccountsController_get"];
         put?: never;
         post?: never;
-        /** Delete an account with its transactions and balances */
+        /**
+         * Delete an account with its transactions and balances
+         * @description Removes the account with its transactions and balances; accounts linked to it by own-account transfers get new balances. Report snapshots that froze it are kept. Recorded in the audit trail; 204 without a body.
+         */
         delete: operations["AdminAccountsController_delete"];
         options?: never;
         head?: never;
@@ -109,7 +118,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refresh an account now (ignores the 30-minute rule) */
+        /**
+         * Refresh an account now (ignores the 30-minute rule)
+         * @description Fetches the account from its source at once and answers what happened: `refreshed` with the rows inserted, updated and deleted; `pending` while the source still prepares the history; `failed` with the reason (the old data stays); `busy` when another refresh of it holds the account (its result will land).
+         */
         post: operations["AdminAccountsController_refresh"];
         delete?: never;
         options?: never;
@@ -208,7 +220,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One API client (never its secret) */
+        /**
+         * One API client (never its secret)
+         * @description The client's tenant, scopes, whether it is disabled, when it was last used and when its secret was last rotated. The secret is stored only as a hash and never shown again after it was issued.
+         */
         get: operations["AdminClientsController_get"];
         put?: never;
         post?: never;
@@ -365,7 +380,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Support read: one account of a tenant, with its state */
+        /**
+         * Support read: one account of a tenant, with its state
+         * @description One account of the tenant named by `tenant`, as the admin accounts list shows it (state, source, last sync and error; never its credentials), for the admin team answering a support request. Reads only; every support read is recorded in the audit trail with the admin as actor.
+         */
         get: operations["SupportController_account"];
         put?: never;
         post?: never;
@@ -422,7 +440,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tenants */
+        /**
+         * List tenants
+         * @description Every tenant: slug, name, kind (`partner` holds accounts; `operator` holds the admin clients), whether it is a sandbox tenant, its id and when it was created.
+         */
         get: operations["AdminTenantsController_list"];
         put?: never;
         /**
@@ -443,7 +464,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One tenant */
+        /**
+         * One tenant
+         * @description The tenant with this slug; 404 when there is none.
+         */
         get: operations["AdminTenantsController_get"];
         put?: never;
         post?: never;
@@ -500,10 +524,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's portfolios, oldest first */
+        /**
+         * The caller's portfolios, oldest first
+         * @description Every model portfolio of the caller's tenant, with its allocations (percentages summing to 100). Used by the qScore and the projections.
+         */
         get: operations["PortfoliosController_list"];
         put?: never;
-        /** Create a portfolio */
+        /**
+         * Create a portfolio
+         * @description A named model portfolio: allocations by asset symbol in percent, summing to 100 (±0.01), each between 0 and 100. Assets must be ones the service prices.
+         */
         post: operations["PortfoliosController_create"];
         delete?: never;
         options?: never;
@@ -518,12 +548,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One portfolio with its qScore */
+        /**
+         * One portfolio with its qScore
+         * @description The portfolio with its qScore computed now from its allocations and the assets' current scores (docs/scoring.md).
+         */
         get: operations["PortfoliosController_get"];
-        /** Rename a portfolio and replace all its allocations */
+        /**
+         * Rename a portfolio and replace all its allocations
+         * @description Replaces the name and the whole list of allocations (not a merge): send every allocation the portfolio keeps, summing to 100.
+         */
         put: operations["PortfoliosController_replace"];
         post?: never;
-        /** Delete a portfolio and its allocations */
+        /**
+         * Delete a portfolio and its allocations
+         * @description Removes the portfolio of the caller's tenant; 204 without a body, 404 when the tenant has no such portfolio.
+         */
         delete: operations["PortfoliosController_remove"];
         options?: never;
         head?: never;
@@ -557,7 +596,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health, uptime, remaining rate-limit count and interface version */
+        /**
+         * Health, uptime, remaining rate-limit count and interface version
+         * @description For a partner's integration check: the service's state, its uptime, how many requests the calling client has left in the current rate-limit window, and the API's interface version (`2026.04.1`). Liveness and readiness for orchestrators are `/health/live` and `/health/ready`, without a token.
+         */
         get: operations["StatusController_status"];
         put?: never;
         post?: never;
@@ -576,7 +618,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** OAuth 2.0 token endpoint (client credentials, RFC 6749 §4.4) */
+        /**
+         * OAuth 2.0 token endpoint (client credentials, RFC 6749 §4.4)
+         * @description The standard form of `POST /v1/api/token`: `grant_type=client_credentials` as application/x-www-form-urlencoded, the client authenticated by HTTP Basic or `client_id`/`client_secret` in the body (not both), optional `scope`. Answers `{access_token, token_type, expires_in, scope}`; errors follow RFC 6749 §5.2. Swagger UI's Authorize uses it.
+         */
         post: operations["OAuthController_token"];
         delete?: never;
         options?: never;
@@ -678,7 +723,10 @@ export interface paths {
          */
         put: operations["AssumptionsController_put"];
         post?: never;
-        /** Remove your assumption for an asset (it gets the default again) */
+        /**
+         * Remove your assumption for an asset (it gets the default again)
+         * @description Deletes the expected return your firm set for this asset; simulations and projections of your tenant use the default for it again (docs/simulation.md §1). 404 when your tenant set none for it.
+         */
         delete: operations["AssumptionsController_remove"];
         options?: never;
         head?: never;
@@ -964,7 +1012,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account of a collection (one connection to one platform) */
+        /**
+         * The account of a collection (one connection to one platform)
+         * @description The account linked under this collection id in the caller's tenant, with its platform, identity and sync state. A collection of another tenant answers 404, as one that does not exist.
+         */
         get: operations["AccountsController_byCollection"];
         put?: never;
         post?: never;
@@ -981,7 +1032,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account behind the partner's identifier */
+        /**
+         * The account behind the partner's identifier
+         * @description The account the caller's tenant linked under this identity (URL-encode it: identities may hold `/` and other reserved characters). Another tenant's identity answers 404, as one that does not exist.
+         */
         get: operations["AccountsController_byIdentity"];
         put?: never;
         post?: never;
@@ -998,7 +1052,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's accounts with their state (cursor-paginated) */
+        /**
+         * The caller's accounts with their state (cursor-paginated)
+         * @description The tenant's accounts, oldest first, with each one's sync state (`syncing`, `synced`, `reconnect_required`, `error`). `limit` per page; follow `nextCursor` until it is null.
+         */
         get: operations["AccountsController_list"];
         put?: never;
         /**
@@ -1079,7 +1136,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your report snapshots, newest first (without the reports) */
+        /**
+         * Your report snapshots, newest first (without the reports)
+         * @description The snapshots your tenant froze: each one's kind, parameters, when and by whom it was frozen and the integrity checksum of the data it was computed from. Fetch one by id for the report itself.
+         */
         get: operations["ReportSnapshotsController_list"];
         put?: never;
         /**

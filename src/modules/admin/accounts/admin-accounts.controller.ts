@@ -116,7 +116,11 @@ export class AdminAccountsController {
   }
 
   @Get(':accountId')
-  @ApiOperation({ summary: 'One account with its state' })
+  @ApiOperation({
+    summary: 'One account with its state',
+    description:
+      'The account of the tenant named by `tenant`, with its sync state, source, last sync and error (never its credentials). An account of another tenant answers 404, as one that does not exist.',
+  })
   @ApiOkResponse({ type: AdminAccountDto })
   @ApiNotFoundResponse({ description: 'Account not found.' })
   async get(
@@ -130,7 +134,11 @@ export class AdminAccountsController {
   @Post(':accountId/refresh')
   @Audited('account.refreshed')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Refresh an account now (ignores the 30-minute rule)' })
+  @ApiOperation({
+    summary: 'Refresh an account now (ignores the 30-minute rule)',
+    description:
+      'Fetches the account from its source at once and answers what happened: `refreshed` with the rows inserted, updated and deleted; `pending` while the source still prepares the history; `failed` with the reason (the old data stays); `busy` when another refresh of it holds the account (its result will land).',
+  })
   @ApiOkResponse({ type: RefreshResultDto })
   @ApiNotFoundResponse({ description: 'Account not found.' })
   async refresh(
@@ -233,7 +241,11 @@ export class AdminAccountsController {
   @Delete(':accountId')
   @Audited('account.unlinked')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete an account with its transactions and balances' })
+  @ApiOperation({
+    summary: 'Delete an account with its transactions and balances',
+    description:
+      'Removes the account with its transactions and balances; accounts linked to it by own-account transfers get new balances. Report snapshots that froze it are kept. Recorded in the audit trail; 204 without a body.',
+  })
   @ApiNoContentResponse({ description: 'Deleted; accounts it had transfers with get new balances.' })
   @ApiNotFoundResponse({ description: 'Account not found.' })
   async delete(

@@ -25,7 +25,11 @@ export class SupportController {
   constructor(private readonly reads: SupportReadsService) {}
 
   @Get(':accountId')
-  @ApiOperation({ summary: 'Support read: one account of a tenant, with its state' })
+  @ApiOperation({
+    summary: 'Support read: one account of a tenant, with its state',
+    description:
+      'One account of the tenant named by `tenant`, as the admin accounts list shows it (state, source, last sync and error; never its credentials), for the admin team answering a support request. Reads only; every support read is recorded in the audit trail with the admin as actor.',
+  })
   @ApiOkResponse({ type: AdminAccountDto })
   @ApiNotFoundResponse({ description: 'Account not found (in that tenant).' })
   account(
