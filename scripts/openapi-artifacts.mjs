@@ -114,7 +114,11 @@ function resolveRef(document, node) {
 /** The properties of a schema, through $ref and allOf. */
 function propertiesOf(document, schema) {
   const resolved = resolveRef(document, schema) ?? {};
-  return Object.assign({}, resolved.properties, ...(resolved.allOf ?? []).map((s) => propertiesOf(document, s)));
+  return Object.assign(
+    {},
+    resolved.properties,
+    ...(resolved.allOf ?? []).map((s) => propertiesOf(document, s)),
+  );
 }
 
 /** The items and next-cursor fields of a list's 200 answer (inside `result` for /v1/api). */
@@ -124,10 +128,14 @@ function pageShape(document, path, operation) {
   if (properties.result && properties.isError) properties = propertiesOf(document, properties.result);
   const next = ['nextCursor', 'next_cursor'].find((name) => name in properties);
   if (!next) throw new Error(`${path}: a cursor list without nextCursor or next_cursor in its answer`);
-  const arrays = Object.keys(properties).filter((name) => resolveRef(document, properties[name]).type === 'array');
+  const arrays = Object.keys(properties).filter(
+    (name) => resolveRef(document, properties[name]).type === 'array',
+  );
   if (path in CURSOR_ITEMS) return { items: CURSOR_ITEMS[path], next };
   if (arrays.length !== 1) {
-    throw new Error(`${path}: the page has ${arrays.length} arrays (${arrays}): name its items in CURSOR_ITEMS`);
+    throw new Error(
+      `${path}: the page has ${arrays.length} arrays (${arrays}): name its items in CURSOR_ITEMS`,
+    );
   }
   return { items: arrays[0], next };
 }
