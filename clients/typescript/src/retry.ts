@@ -79,7 +79,7 @@ export function withRetries(
   const backoff = (attempt: number) =>
     Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)) * (0.5 + random() / 2);
 
-  return async (input: RequestInfo | URL, init?: RequestInit) => {
+  return async (input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => {
     const request = input instanceof Request ? input : new Request(input, init);
     const repeatable = SAFE_METHODS.has(request.method) || request.headers.has('idempotency-key');
     for (let attempt = 1; ; attempt++) {
