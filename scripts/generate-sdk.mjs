@@ -14,6 +14,7 @@ import { exportDocument, writeOutput } from './export-openapi.mjs';
 import {
   OUTPUTS,
   renderDocument,
+  renderOperations,
   renderPostman,
   renderSdkPackage,
   renderTypes,
@@ -35,6 +36,7 @@ const artifacts = {
   [OUTPUTS.document]: renderDocument(document),
   [OUTPUTS.types]: await renderTypes(document),
   [OUTPUTS.version]: renderVersion(document),
+  [OUTPUTS.operations]: renderOperations(document),
   [OUTPUTS.postman]: await renderPostman(document),
   [OUTPUTS.sdkPackage]: renderSdkPackage(document, await read(OUTPUTS.sdkPackage)),
 };

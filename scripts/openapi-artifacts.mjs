@@ -16,6 +16,7 @@ export const OUTPUTS = {
   document: 'clients/openapi.json',
   types: 'clients/typescript/src/generated/openapi.ts',
   version: 'clients/typescript/src/generated/version.ts',
+  operations: 'clients/typescript/src/generated/operations.ts',
   postman: 'clients/postman/crypto-asset-service.postman_collection.json',
   sdkPackage: 'clients/typescript/package.json',
 };
@@ -49,6 +50,94 @@ export function renderVersion(document) {
     `/** info.version of the OpenAPI document this SDK was generated from. */\n` +
     `export const API_VERSION = ${JSON.stringify(document.info.version)};\n`
   );
+}
+
+/**
+ * Lists whose page has more than one array: which one the SDK iterates (`null`: pages only, the
+ * reconciliation pages four lists at once). A new ambiguous list fails generation until it is here.
+ */
+const CURSOR_ITEMS = {
+  '/taip/form-1099-da/reconciliation': null,
+  '/taip/lots': 'lots',
+  '/taip/safe-harbor-allocation': 'lots',
+};
+
+/**
+ * What the SDK's client reads from the document at run time: every cursor list (operations with a
+ * `cursor` query parameter: method, the page's array of items, the next-cursor field) for
+ * auto-pagination, and the writes that declare an `Idempotency-Key` header (the client sends one).
+ */
+export function renderOperations(document) {
+  const sorted = sortDocument(document);
+  const lists = {};
+  const writes = [];
+  for (const [path, item] of Object.entries(sorted.paths)) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
+      const operation = item[method];
+      if (!operation) continue;
+      const parameters = (operation.parameters ?? []).map((p) => resolveRef(sorted, p));
+      if (method !== 'get' && parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')) {
+        writes.push(`${method.toUpperCase()} ${path}`);
+      }
+      if (!parameters.some((p) => p.in === 'query' && p.name === 'cursor')) continue;
+      if (lists[path]) throw new Error(`${path}: two operations page with cursor`);
+      lists[path] = { method, ...pageShape(sorted, path, operation) };
+    }
+  }
+  const body = Object.entries(lists)
+    .map(
+      ([path, { method, items, next }]) =>
+        `  ${JSON.stringify(path)}: { method: "${method}", items: ${JSON.stringify(items)}, next: "${next}" },`,
+    )
+    .join('\n');
+  return (
+    `// ${GENERATED}\n\n` +
+    `/**\n * Every operation that pages with a \`cursor\` query parameter: its method, the array of the page\n` +
+    ` * the SDK iterates (\`null\`: pages only) and the field holding the next page's cursor.\n */\n` +
+    `export const CURSOR_LISTS = {\n${body}\n} as const;\n\n` +
+    `/** The writes that take an \`Idempotency-Key\` header, as \`METHOD /path\` (docs/idempotency.md). */\n` +
+    `export const IDEMPOTENT_WRITES: ReadonlySet<string> = new Set([\n${writes.map((w) => `  ${JSON.stringify(w)},`).join('\n')}\n]);\n`
+  );
+}
+
+function resolveRef(document, node) {
+  let resolved = node;
+  while (resolved?.$ref) {
+    resolved = resolved.$ref
+      .slice(2)
+      .split('/')
+      .reduce((at, key) => at[key], document);
+  }
+  return resolved;
+}
+
+/** The properties of a schema, through $ref and allOf. */
+function propertiesOf(document, schema) {
+  const resolved = resolveRef(document, schema) ?? {};
+  return Object.assign(
+    {},
+    resolved.properties,
+    ...(resolved.allOf ?? []).map((s) => propertiesOf(document, s)),
+  );
+}
+
+/** The items and next-cursor fields of a list's 200 answer (inside `result` for /v1/api). */
+function pageShape(document, path, operation) {
+  const schema = resolveRef(document, operation.responses?.['200'])?.content?.['application/json']?.schema;
+  let properties = propertiesOf(document, schema);
+  if (properties.result && properties.isError) properties = propertiesOf(document, properties.result);
+  const next = ['nextCursor', 'next_cursor'].find((name) => name in properties);
+  if (!next) throw new Error(`${path}: a cursor list without nextCursor or next_cursor in its answer`);
+  const arrays = Object.keys(properties).filter(
+    (name) => resolveRef(document, properties[name]).type === 'array',
+  );
+  if (path in CURSOR_ITEMS) return { items: CURSOR_ITEMS[path], next };
+  if (arrays.length !== 1) {
+    throw new Error(
+      `${path}: the page has ${arrays.length} arrays (${arrays}): name its items in CURSOR_ITEMS`,
+    );
+  }
+  return { items: arrays[0], next };
 }
 
 /**

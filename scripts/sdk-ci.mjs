@@ -1,19 +1,29 @@
 /**
  * CI's SDK step (.ci/run), after `npm run build`, against the built service started on a fresh
- * embedded data dir and a free port: (1) the SDK and its example compile (while the service
- * boots), (2) the committed SDK, document and Postman collection match what the code generates
- * (`generate-sdk.mjs --check`, on the running service's /docs-json), (3) the example runs the
- * README's flow (token → accounts → balances) against it. Prints each check and a last line
- * `N passed, M failed`.
+ * embedded data dir and a free port. While the service boots: (1) the SDK, its tests and its
+ * example compile, (2) its unit tests pass (clients/typescript/test, node:test, no service),
+ * (3) it packs (`npm pack`, whose prepack builds), installs from the tarball into an empty project
+ * and is imported and type-checked there through its `exports`. Then, against the service:
+ * (4) the committed SDK, document and Postman collection match what the code generates
+ * (`generate-sdk.mjs --check`, on the running service's /docs-json), (5) the example runs the
+ * README's flow (token → accounts → balances), (6) the SDK's end-to-end tests
+ * (clients/typescript/test/e2e: pagination, the 8949 CSV, idempotency, a real 429, a webhook).
+ * Prints each check and a last line `N passed, M failed`.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const ROOT = resolve(import.meta.dirname, '..');
+const SDK = join(ROOT, 'clients/typescript');
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+/** npm and the scripts it runs (the SDK's prepack: tsc) on this Node and the project's tools. */
+const TOOLS_PATH = [dirname(process.execPath), join(ROOT, 'node_modules/.bin'), process.env.PATH].join(
+  delimiter,
+);
 const READY_TIMEOUT_MS = 240_000;
 const run = promisify(execFile);
 
@@ -44,6 +54,11 @@ async function startService(dataDir) {
         PORT: String(port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
+        // The SDK's e2e tests: a webhook delivered in under a second, and a verification cap whose
+        // per-address share (a quarter) is one slot, so a real 429 with Retry-After is cheap to get.
+        WEBHOOK_POLL_MS: '200',
+        JOBS_POLL_INTERVAL_MS: '500',
+        TOKEN_VERIFICATIONS_MAX_CONCURRENT: '4',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -67,6 +82,89 @@ async function startService(dataDir) {
   }
 }
 
+/** The ✔/✖ lines and totals of a node:test spec report. */
+function summary(report) {
+  return report
+    .split('\n')
+    .filter((line) => /^\s*[✔✖]|^ℹ (tests|pass|fail)/.test(line))
+    .join('\n');
+}
+
+/**
+ * `npm pack` (prepack builds), then an empty ESM project installs the tarball from the registry's
+ * cache where it can, imports it with node and type-checks a use of it with nodenext resolution:
+ * what a partner's project does with the published package.
+ */
+async function packAndInstall() {
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-pack-'));
+  const env = { ...process.env, PATH: TOOLS_PATH, npm_config_update_notifier: 'false' };
+  try {
+    const { stdout: packed } = await run('npm', ['pack', '--silent', '--pack-destination', dir], {
+      cwd: SDK,
+      env,
+      timeout: 120_000,
+    });
+    const tarball = join(dir, packed.trim().split('\n').pop());
+    const app = join(dir, 'app');
+    await run('mkdir', [app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    await run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+      {
+        cwd: app,
+        env,
+        timeout: 120_000,
+      },
+    );
+    const { stdout: imported } = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import * as sdk from '@crypto-asset-service/sdk';
+         import pkg from '@crypto-asset-service/sdk/package.json' with { type: 'json' };
+         for (const name of ['createServiceClient', 'unwrap', 'verifyWebhook', 'withRetries', 'paginate']) {
+           if (typeof sdk[name] !== 'function') throw new Error(name + ' is not exported');
+         }
+         console.log(pkg.name + '@' + pkg.version + ' (' + pkg.license + ') for API ' + sdk.API_VERSION);`,
+      ],
+      { cwd: app },
+    );
+    writeFileSync(
+      join(app, 'use.ts'),
+      `import { createServiceClient, type AccountEventType } from '@crypto-asset-service/sdk';
+const api = createServiceClient({ baseUrl: 'http://x', clientId: 'c', clientSecret: 's' });
+export const list = api.accounts.list({ limit: 10 });
+export const events: AccountEventType[] = ['account.synced'];
+// @ts-expect-error: not an event of the API
+export const typo: AccountEventType[] = ['acount.synced'];
+`,
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM'],
+          strict: true,
+          noEmit: true,
+          // As `tsc --init` sets it: standardwebhooks' declarations name Node's Buffer.
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['use.ts'],
+      }),
+    );
+    await run(process.execPath, [TSC, '-p', app], { cwd: app });
+    return imported.trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const results = [];
 async function check(name, body) {
   const started = Date.now();
@@ -86,11 +184,28 @@ const dataDir = mkdtempSync(join(tmpdir(), 'sdk-ci-'));
 const service = startService(dataDir);
 service.catch(() => undefined); // awaited below; a failure is reported by the example's check
 try {
-  await check('SDK and example compile', async () => {
-    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'clients/typescript'], {
-      cwd: ROOT,
-    });
-  });
+  // Packing compiles the SDK again (its prepack): alongside the compile and the unit tests.
+  await Promise.all([
+    (async () => {
+      await check('SDK, its tests and example compile', async () => {
+        await run(process.execPath, [TSC, '-p', 'clients/typescript'], { cwd: ROOT });
+      });
+      await check('SDK unit tests (retries, pagination, text answers, webhooks)', async () => {
+        const { stdout } = await run(
+          process.execPath,
+          ['--test', '--test-reporter=spec', 'dist/test/*.test.js'],
+          {
+            cwd: SDK,
+            timeout: 60_000,
+          },
+        );
+        return summary(stdout);
+      });
+    })(),
+    check('SDK packs, installs from its tarball, imports and type-checks through its exports', () =>
+      packAndInstall(),
+    ),
+  ]);
   await check('SDK, document and Postman collection are current (npm run sdk:check)', async () => {
     const { base } = await service;
     const { stdout } = await run(
@@ -109,6 +224,19 @@ try {
         cwd: ROOT,
         env: { ...process.env, BASE_URL: base, CLIENT_ID: 'sandbox-client', CLIENT_SECRET: 'sandbox-secret' },
         timeout: 60_000,
+      },
+    );
+    return stdout.trimEnd();
+  });
+  await check('SDK end-to-end against the built service', async () => {
+    const { base } = await service;
+    const { stdout } = await run(
+      process.execPath,
+      ['--test', '--test-reporter=spec', '--test-force-exit', 'dist/test/e2e/service.e2e.js'],
+      {
+        cwd: SDK,
+        env: { ...process.env, BASE_URL: base, CLIENT_ID: 'sandbox-client', CLIENT_SECRET: 'sandbox-secret' },
+        timeout: 120_000,
       },
     );
     return stdout.trimEnd();

@@ -9,7 +9,7 @@
  * connection that needs reconnecting) show the service's typed problem instead. Exits non-zero
  * when the flow cannot be completed, so CI can run it as a check.
  */
-import { createServiceClient, isApiError, unwrap, type Schema } from '../src/index.js';
+import { createServiceClient, isApiError, unwrap } from '../src/index.js';
 
 // The example's only configuration, with the sandbox's published defaults.
 // eslint-disable-next-line no-restricted-syntax -- an example program reads its own environment
@@ -26,14 +26,8 @@ console.log(
   `token valid until ${new Date(token.expiresAt).toISOString()}, replaced from ${new Date(token.refreshAt).toISOString()}`,
 );
 
-// 2. Every account of the caller, following nextCursor.
-const accounts: Schema<'AccountListItemDto'>[] = [];
-let cursor: string | undefined;
-do {
-  const page = await unwrap(api.GET('/v1/api/accounts', { params: { query: { limit: 50, cursor } } }));
-  accounts.push(...page.accounts);
-  cursor = page.nextCursor ?? undefined;
-} while (cursor !== undefined);
+// 2. Every account of the caller: every page, fetched as the iteration asks for it.
+const accounts = await api.accounts.list({ limit: 50 }).toArray();
 console.log(`${accounts.length} accounts`);
 
 // 3. Balances of each account: `result` typed as BalancesResultDto, errors as ApiError.

@@ -8,7 +8,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
-import { renderTypes, renderVersion } from '../../../scripts/openapi-artifacts.mjs';
+import { renderOperations, renderTypes, renderVersion } from '../../../scripts/openapi-artifacts.mjs';
 import { type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 
@@ -55,6 +55,7 @@ describe('TypeScript SDK against the served document (e2e)', () => {
     const fresh = new Map([
       [join(SDK, 'src/generated/openapi.ts'), await renderTypes(document)],
       [join(SDK, 'src/generated/version.ts'), renderVersion(document)],
+      [join(SDK, 'src/generated/operations.ts'), renderOperations(document)],
       [join(SDK, 'examples/__surface__.ts'), ASSERTIONS],
     ]);
     expect(fresh.get(join(SDK, 'src/generated/openapi.ts'))).toContain('"/v1/api/accounts": {');

@@ -2224,7 +2224,7 @@ export interface components {
              *       "balances.updated"
              *     ]
              */
-            eventTypes: string[];
+            eventTypes: ("account.synced" | "account.sync_failed" | "account.reconnect_required" | "account.linked" | "account.unlinked" | "balances.updated" | "transactions.updated")[];
             /**
              * @description Where events are POSTed. http(s); in production https only, and a host resolving to a loopback, link-local, private or unique-local address is refused (checked now and before every delivery). At most 2048 characters.
              * @example https://partner.example.com/hooks/crypto-accounts
@@ -4499,7 +4499,7 @@ export interface components {
             /** @description A note for the partner’s own use; null removes it. */
             description?: string | null;
             /** @description Event types the endpoint receives, at least one of: account.synced, account.sync_failed, account.reconnect_required, account.linked, account.unlinked, balances.updated, transactions.updated (docs/events.md). `webhook.test` is sent only on request. */
-            eventTypes?: string[];
+            eventTypes?: ("account.synced" | "account.sync_failed" | "account.reconnect_required" | "account.linked" | "account.unlinked" | "balances.updated" | "transactions.updated")[];
             /**
              * @description `disabled` stops deliveries (pending ones wait); `enabled` resumes them and clears a disabling after continuous failures.
              * @enum {string}
@@ -4591,8 +4591,9 @@ export interface components {
             /**
              * @description The event type.
              * @example account.synced
+             * @enum {string}
              */
-            eventType: string;
+            eventType: "account.synced" | "account.sync_failed" | "account.reconnect_required" | "account.linked" | "account.unlinked" | "balances.updated" | "transactions.updated" | "webhook.test";
             /**
              * Format: uuid
              * @description Delivery id.
@@ -4647,7 +4648,7 @@ export interface components {
             /** @description Why the endpoint is disabled; null when enabled. */
             disabledReason: string | null;
             /** @description Event types the endpoint receives. */
-            eventTypes: string[];
+            eventTypes: ("account.synced" | "account.sync_failed" | "account.reconnect_required" | "account.linked" | "account.unlinked" | "balances.updated" | "transactions.updated")[];
             /**
              * Format: uuid
              * @description Endpoint id.
@@ -4691,7 +4692,7 @@ export interface components {
             /** @description Why the endpoint is disabled; null when enabled. */
             disabledReason: string | null;
             /** @description Event types the endpoint receives. */
-            eventTypes: string[];
+            eventTypes: ("account.synced" | "account.sync_failed" | "account.reconnect_required" | "account.linked" | "account.unlinked" | "balances.updated" | "transactions.updated")[];
             /**
              * Format: uuid
              * @description Endpoint id.

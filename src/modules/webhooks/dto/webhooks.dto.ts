@@ -17,9 +17,18 @@ import {
 import { toInteger } from '../../../common/validation/query-transforms.js';
 import { ACCOUNT_EVENT_TYPES } from '../../../common/ports/account-events.port.js';
 import { MAX_DELIVERIES_PAGE_SIZE } from '../webhooks.service.js';
+import { TEST_EVENT_TYPE } from '../outbox.recorder.js';
 
 const URL_DESCRIPTION =
   'Where events are POSTed. http(s); in production https only, and a host resolving to a loopback, link-local, private or unique-local address is refused (checked now and before every delivery). At most 2048 characters.';
+/**
+ * The event names as enums of the document, so generated clients type them (the SDK's
+ * `eventTypes` is a union: a typo does not compile). Inline, not named schemas: the Postman
+ * converter cannot merge a named enum inside the envelope's allOf. Validation stays in the service
+ * (an unknown type is a 400 naming `eventTypes`).
+ */
+const ACCOUNT_EVENT_ENUM = { enum: [...ACCOUNT_EVENT_TYPES] };
+const WEBHOOK_EVENT_ENUM = { enum: [...ACCOUNT_EVENT_TYPES, TEST_EVENT_TYPE] };
 const EVENT_TYPES_DESCRIPTION = `Event types the endpoint receives, at least one of: ${ACCOUNT_EVENT_TYPES.join(', ')} (docs/events.md). \`webhook.test\` is sent only on request.`;
 
 export class CreateWebhookDto {
@@ -31,7 +40,8 @@ export class CreateWebhookDto {
 
   @ApiProperty({
     description: EVENT_TYPES_DESCRIPTION,
-    type: [String],
+    ...ACCOUNT_EVENT_ENUM,
+    isArray: true,
     example: ['account.synced', 'balances.updated'],
   })
   @IsArray()
@@ -55,7 +65,7 @@ export class UpdateWebhookDto {
   @MaxLength(2048)
   url?: string;
 
-  @ApiPropertyOptional({ description: EVENT_TYPES_DESCRIPTION, type: [String] })
+  @ApiPropertyOptional({ description: EVENT_TYPES_DESCRIPTION, ...ACCOUNT_EVENT_ENUM, isArray: true })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
@@ -124,7 +134,7 @@ export class WebhookEndpointDto {
   @ApiProperty({ description: 'The partner’s note.', nullable: true, type: String })
   description: string | null;
 
-  @ApiProperty({ description: 'Event types the endpoint receives.', type: [String] })
+  @ApiProperty({ description: 'Event types the endpoint receives.', ...ACCOUNT_EVENT_ENUM, isArray: true })
   eventTypes: string[];
 
   @ApiProperty({
@@ -197,7 +207,7 @@ export class WebhookDeliveryDto {
   })
   eventId: string;
 
-  @ApiProperty({ description: 'The event type.', example: 'account.synced' })
+  @ApiProperty({ description: 'The event type.', ...WEBHOOK_EVENT_ENUM, example: 'account.synced' })
   eventType: string;
 
   @ApiProperty({
