@@ -39,6 +39,12 @@ export function paced({ url, method = 'GET', headers = {}, body }, rate, seconds
   const target = new URL(url);
   const total = Math.round(rate * seconds);
   const latencies = [];
+  /** Non-2xx statuses and socket errors, each with its count. */
+  const failures = {};
+  const fail = (what) => {
+    failures[what] = (failures[what] ?? 0) + 1;
+    errors++;
+  };
   let errors = 0;
   let settled = 0;
   return new Promise((resolve) => {
@@ -58,13 +64,13 @@ export function paced({ url, method = 'GET', headers = {}, body }, rate, seconds
           res.resume();
           res.on('end', () => {
             if (res.statusCode >= 200 && res.statusCode < 300) latencies.push(performance.now() - dueAt);
-            else errors++;
+            else fail(String(res.statusCode));
             finish();
           });
         },
       );
-      req.on('error', () => {
-        errors++;
+      req.on('error', (error) => {
+        fail(error.code ?? error.message);
         finish();
       });
       req.end(body);
@@ -74,7 +80,13 @@ export function paced({ url, method = 'GET', headers = {}, body }, rate, seconds
         agent.destroy();
         latencies.sort((a, b) => a - b);
         const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-        resolve({ p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] ?? NaN, errors });
+        resolve({
+          p50: at(0.5),
+          p99: at(0.99),
+          max: latencies[latencies.length - 1] ?? NaN,
+          errors,
+          failures,
+        });
       }
     };
     const tick = () => {

@@ -350,6 +350,14 @@ try {
     console.log(
       `\nProbe answers other than 2xx: ${probeErrors}. Max under the mix: /health/live ${ms(loaded.live.max)}, balances ${ms(loaded.balances.max)}.`,
     );
+    const failures = (p) =>
+      Object.entries(p.failures)
+        .map(([what, n]) => `${what}: ${n}`)
+        .join(', ') || 'none';
+    if (probeErrors > 0)
+      console.log(
+        `Which: baseline /health/live ${failures(baseline.live)}, balances ${failures(baseline.balances)}; under the mix /health/live ${failures(loaded.live)}, balances ${failures(loaded.balances)}.`,
+      );
     console.log(
       `\nTenant B's requests (${file.distinct.toLocaleString('en-US')} distinct Form 8949 lines in the 1099-DA file; the last in flight waited ${ms(drainMs)} after the phase):\n`,
     );
