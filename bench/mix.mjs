@@ -275,7 +275,7 @@ try {
     console.log('| round | p50 | p99 | max | errors |\n|---|---:|---:|---:|---:|');
     rounds.forEach((r, i) =>
       console.log(
-        `| ${i + 1} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.max.toFixed(1)} ms | ${r.errors} |`,
+        `| ${i + 1} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.max.toFixed(1)} ms | ${r.errors}${r.errors ? ` (${JSON.stringify(r.failures)})` : ''} |`,
       ),
     );
     console.log(
