@@ -13,10 +13,11 @@
  *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/gains-report.mjs \
  *     [--transactions 100000] [--runs 10] [--year 2024]
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { history, insertAccount } from './harness.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,36 +43,6 @@ const { computeCostBasis } = await import('../dist/src/domain/cost-basis/index.j
 const { SeededRandom } = await import('../dist/src/domain/random/seeded-random.js');
 const { sandboxTenantId } = await import('../dist/src/modules/sandbox/sandbox-ids.js');
 
-/** Realistic trading since 2020: buys, sales of part of a holding (never more than held), fees. */
-function* history(count) {
-  const random = new SeededRandom('bench:gains-report');
-  const held = { BTC: 0, ETH: 0, SOL: 0 };
-  const price = { BTC: 9_000, ETH: 180, SOL: 2 };
-  const start = Date.parse('2020-01-01T00:00:00Z');
-  const step = Math.floor((Date.parse('2026-01-01T00:00:00Z') - start) / count);
-  for (let i = 0; i < count;) {
-    const symbol = ['BTC', 'ETH', 'SOL'][random.int(0, 2)];
-    price[symbol] = Math.max(0.5, price[symbol] * Math.exp(0.03 * random.normal()));
-    const priceUsd = price[symbol].toFixed(2);
-    const sell = held[symbol] > 0 && random.next() < 0.3;
-    const amount = sell
-      ? Math.floor(held[symbol] * (0.1 + 0.4 * random.next()) * 1e8) / 1e8
-      : Math.floor(((100 + 2_000 * random.next()) / price[symbol]) * 1e8) / 1e8;
-    if (amount <= 0) continue;
-    held[symbol] = Math.round((held[symbol] + (sell ? -amount : amount)) * 1e8) / 1e8;
-    yield [
-      `bench-${String(i).padStart(6, '0')}`,
-      symbol,
-      sell ? 'sell' : 'buy',
-      amount.toFixed(8),
-      priceUsd,
-      (Number(priceUsd) * amount * 0.0026).toFixed(2),
-      new Date(start + i * step),
-    ];
-    i++;
-  }
-}
-
 const admin = new pg.Client({ connectionString: DATABASE_URL });
 await admin.connect();
 await admin.query(`CREATE SCHEMA ${SCHEMA}`);
@@ -92,37 +63,13 @@ try {
 
   // The account and its history, straight into the schema the service runs on.
   const tenantId = sandboxTenantId('sandbox');
-  const accountId = randomUUID();
   await admin.query(`SET search_path TO ${SCHEMA}`);
-  await admin.query(
-    `INSERT INTO account (id, tenant_id, collection_id, identity, platform, source, sync_status, connection_status,
-       balance_source, last_synced_at, created_on)
-     VALUES ($1, $2, $3, $4, 'kraken', 'csv', 'synced', 'connected', 'calculated', now(), now())`,
-    [accountId, tenantId, randomUUID(), `bench-gains-${COUNT}`],
-  );
-  let started = performance.now();
-  let batch = [];
-  const flush = async () => {
-    const params = [tenantId, accountId];
-    const values = batch.map((row) => {
-      const at = params.length;
-      params.push(...row);
-      const p = (i) => `$${at + i}`;
-      return `($1, $2, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}::numeric, ${p(5)}::numeric, ${p(6)}::numeric, ${p(7)}::timestamptz, NULL)`;
-    });
-    await admin.query(
-      `INSERT INTO "transaction" (tenant_id, account_id, transaction_id, symbol, direction, amount, price_usd, fee_usd, occurred_at, transfer_id)
-       VALUES ${values.join(', ')}`,
-      params,
-    );
-    batch = [];
-  };
-  for (const row of history(COUNT)) {
-    batch.push(row);
-    if (batch.length === 1_000) await flush();
-  }
-  if (batch.length) await flush();
-  await admin.query('ANALYZE "transaction"');
+  const started = performance.now();
+  const accountId = await insertAccount((sql, params) => admin.query(sql, params), {
+    tenantId,
+    identity: `bench-gains-${COUNT}`,
+    rows: history(SeededRandom, COUNT),
+  });
   const insertMs = Math.round(performance.now() - started);
 
   const token = (

@@ -45,7 +45,6 @@
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { Agent, request as httpRequest } from 'node:http';
 import { availableParallelism } from 'node:os';
 import {
   createReadStream,
@@ -58,10 +57,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort, paced, waitFor } from './harness.mjs';
 
 const canPin = (() => {
   if (process.env.BENCH_PINNED === '1') return true; // re-run below, already on CPU 0
@@ -102,27 +101,6 @@ const ROUNDS = SHORT ? 1 : 3;
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 /** The service's entry point: another build's copy (e.g. BENCH_SERVICE=.ab/before/src/main.js) for a before/after pair. */
 const SERVICE_ENTRY = process.env.BENCH_SERVICE || 'dist/src/main.js';
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${url} not ready`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function cannon(opts) {
   return new Promise((resolve, reject) => {
@@ -165,62 +143,6 @@ async function cannonWithCpu(opts, pid) {
   result.cpuPerRequest =
     before === undefined || after === undefined ? undefined : (after - before) / result.requests.total;
   return result;
-}
-
-/**
- * Open loop at a fixed rate: request i is due at start + i/rate and is sent then (over up to 50
- * keep-alive connections); its latency runs from when it was due to the end of its response.
- */
-function paced({ url, method = 'GET', headers = {}, body }, rate, seconds) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 50 });
-  const target = new URL(url);
-  const total = Math.round(rate * seconds);
-  const latencies = [];
-  let errors = 0;
-  let settled = 0;
-  return new Promise((resolve) => {
-    const start = performance.now();
-    let sent = 0;
-    const send = (dueAt) => {
-      const req = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname + target.search,
-          method,
-          headers,
-          agent,
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            if (res.statusCode >= 200 && res.statusCode < 300) latencies.push(performance.now() - dueAt);
-            else errors++;
-            finish();
-          });
-        },
-      );
-      req.on('error', () => {
-        errors++;
-        finish();
-      });
-      req.end(body);
-    };
-    const finish = () => {
-      if (++settled === total) {
-        agent.destroy();
-        latencies.sort((a, b) => a - b);
-        const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-        resolve({ p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] ?? NaN, errors });
-      }
-    };
-    const tick = () => {
-      const now = performance.now();
-      while (sent < total && start + (sent * 1000) / rate <= now) send(start + (sent++ * 1000) / rate);
-      if (sent < total) setTimeout(tick, 1);
-    };
-    tick();
-  });
 }
 
 /**

@@ -36,6 +36,16 @@ class Mutex {
   }
 }
 
+/**
+ * A turn of the event loop (issue 28 item 3). PGlite runs each statement synchronously on the
+ * request thread, and a chain of statements (a transaction, or requests queued on the mutex one
+ * after another) continues in promise callbacks alone: without a turn between statements, the
+ * loop accepted no connection and answered nothing, however cheap (`/health/live`, cached
+ * balances from memory), until the whole chain ended. Waiting for `setImmediate` lets the HTTP
+ * server's I/O and timers run between any two statements; one costs ~10 µs on an idle loop.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 class PGliteClient extends EventEmitter {
   constructor(private readonly db: PGlite) {
     super();
@@ -48,13 +58,14 @@ class PGliteClient extends EventEmitter {
   ): Promise<unknown> {
     const callback = typeof paramsOrCallback === 'function' ? paramsOrCallback : maybeCallback;
     const params = Array.isArray(paramsOrCallback) ? paramsOrCallback : undefined;
-    const run: Promise<Results> =
+    const run: Promise<Results> = nextTurn().then(() =>
       params && params.length > 0
         ? this.db.query(sql, params, { parsers: PG_COMPATIBLE_PARSERS })
         : // Migrations send several statements in one string; only the simple protocol takes those.
           this.db
             .exec(sql, { parsers: PG_COMPATIBLE_PARSERS })
-            .then((all) => all[all.length - 1] ?? { rows: [], fields: [] });
+            .then((all) => all[all.length - 1] ?? { rows: [], fields: [] }),
+    );
     const shaped = run.then((result) => ({
       rows: result.rows,
       fields: result.fields,

@@ -53,6 +53,13 @@ export interface AuditVerification {
 
 /** Entries per INSERT (one statement; its rows in JSON parameters of up to JSON_PARAMETER_CHARS). */
 export const INSERT_BATCH = 500;
+/**
+ * Entries per INSERT on embedded PGlite, which runs each statement on the request thread: a
+ * statement of 100 entries held it ~16 ms, so one append is several short statements, with a turn
+ * of the event loop before each (pglite-driver.ts) in which cached reads are answered (issue 28
+ * item 3). The append is still one transaction under the chain head's lock.
+ */
+export const EMBEDDED_INSERT_ROWS = 25;
 /** Entries per read when walking or exporting. */
 const PAGE = 1_000;
 const MAX_RETRY_DELAY_MS = 30_000;
@@ -98,12 +105,16 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
   private readonly details = new DetailsTexts();
   private lastTime = Number.NaN;
   private lastIso = '';
+  /** Entries per INSERT statement of an append. */
+  private readonly rowsPerStatement: number;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.rowsPerStatement = config.usesEmbeddedDatabase ? EMBEDDED_INSERT_ROWS : INSERT_BATCH;
+  }
 
   /** Appends now: in `manager`'s transaction when given (it must be one), else in a transaction of its own. */
   async append(
@@ -309,7 +320,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
     let prevHash = head.lastHash;
     const now = this.clock.now();
     const entries: AuditEntryRecord[] = new Array(drafts.length);
-    // Per statement (INSERT_BATCH entries): JSON arrays of rows, each row its id, then its
+    // Per statement (rowsPerStatement entries): JSON arrays of rows, each row its id, then its
     // canonical line's fields (the hashed text, reused as is), then its hash.
     const statements: { texts: string[][]; plain: boolean }[] = [];
     let statement = { texts: [] as string[][], plain: true };
@@ -333,7 +344,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
       const line = canonicalLine(fields, prevHash);
       const hash = lineHash(line);
       const id = randomUUID();
-      if (i % INSERT_BATCH === 0) {
+      if (i % this.rowsPerStatement === 0) {
         statement = { texts: [], plain: true };
         statements.push(statement);
         chars = JSON_PARAMETER_CHARS;
@@ -378,7 +389,8 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
           }),
         );
       } else {
-        await insertArrays(manager, entries.slice(index * INSERT_BATCH, (index + 1) * INSERT_BATCH));
+        const from = index * this.rowsPerStatement;
+        await insertArrays(manager, entries.slice(from, from + this.rowsPerStatement));
       }
     }
     await runSql(manager, `UPDATE "audit_chain" SET "last_sequence" = $1, "last_hash" = $2 WHERE "id" = 1`, [
@@ -472,7 +484,7 @@ const JSON_PARAMETER_CHARS = 48_000;
 const insertJsonTexts = new Map<number, string>();
 
 /**
- * One batch (INSERT_BATCH entries) from `parameters` JSON parameters: arrays of rows, each an
+ * One statement's entries (INSERT_BATCH, EMBEDDED_INSERT_ROWS on PGlite) from `parameters` JSON parameters: arrays of rows, each an
  * array in ENTRY_COLUMNS' order, serialized by JSON.stringify (the canonical line's text, reused)
  * instead of 14 array literals escaped element by element. `->>` gives each string's exact text,
  * a number's decimal text and SQL NULL for null: the stored values are those of the array form.
