@@ -46,7 +46,7 @@ function* history(count) {
   const price = { BTC: 9_000, ETH: 180, SOL: 2 };
   const start = Date.parse('2020-01-01T00:00:00Z');
   const step = Math.floor((Date.parse('2026-01-01T00:00:00Z') - start) / count);
-  for (let i = 0; i < count; ) {
+  for (let i = 0; i < count;) {
     const symbol = ['BTC', 'ETH', 'SOL'][random.int(0, 2)];
     price[symbol] = Math.max(0.5, price[symbol] * Math.exp(0.03 * random.normal()));
     const priceUsd = price[symbol].toFixed(2);
@@ -56,8 +56,15 @@ function* history(count) {
       : Math.floor(((100 + 2_000 * random.next()) / price[symbol]) * 1e8) / 1e8;
     if (amount <= 0) continue;
     held[symbol] = Math.round((held[symbol] + (sell ? -amount : amount)) * 1e8) / 1e8;
-    yield [`bench-${String(i).padStart(6, '0')}`, symbol, sell ? 'sell' : 'buy', amount.toFixed(8), priceUsd,
-      (Number(priceUsd) * amount * 0.0026).toFixed(2), new Date(start + i * step)];
+    yield [
+      `bench-${String(i).padStart(6, '0')}`,
+      symbol,
+      sell ? 'sell' : 'buy',
+      amount.toFixed(8),
+      priceUsd,
+      (Number(priceUsd) * amount * 0.0026).toFixed(2),
+      new Date(start + i * step),
+    ];
     i++;
   }
 }
@@ -87,8 +94,13 @@ await admin.query(`CREATE SCHEMA ${SCHEMA}`);
 let app;
 try {
   const config = loadConfig({
-    NODE_ENV: 'test', LOG_LEVEL: 'silent', SCHEDULER_ENABLED: 'false', RATE_LIMIT_PER_MINUTE: '100000000',
-    DATABASE_TIMEOUT_MS: '60000', DATABASE_URL, DATABASE_SCHEMA: SCHEMA,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SCHEDULER_ENABLED: 'false',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    DATABASE_TIMEOUT_MS: '60000',
+    DATABASE_URL,
+    DATABASE_SCHEMA: SCHEMA,
   });
   app = await createApp(config, { logs: false });
   await app.listen(0, '127.0.0.1');
@@ -113,7 +125,9 @@ try {
     });
     await admin.query(
       `INSERT INTO "transaction" (tenant_id, account_id, transaction_id, symbol, direction, amount, price_usd, fee_usd, occurred_at, transfer_id)
-       VALUES ${values.join(', ')}`, params);
+       VALUES ${values.join(', ')}`,
+      params,
+    );
     batch = [];
   };
   for (const row of history(COUNT)) {
@@ -123,16 +137,33 @@ try {
   if (batch.length) await flush();
   await admin.query('ANALYZE "transaction"');
 
-  const token = (await (await fetch(`${base}/v1/api/token`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),
-  })).json()).result.accessToken;
+  const token = (
+    await (
+      await fetch(`${base}/v1/api/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),
+      })
+    ).json()
+  ).result.accessToken;
   const headers = { authorization: `Bearer ${token}` };
 
   // A 1099-DA file of the year's lines (every line per lot: the matching's common case), at most 5,000.
-  const gainsLines = JSON.parse(await (await fetch(`${base}/taip/form-8949?tax_year=${YEAR}&account_id=${accountId}`, { headers })).text()).lines;
-  const csv1099 = ['asset,units,date_acquired,date_sold,proceeds,cost_basis,term,reference',
-    ...gainsLines.slice(0, 5_000).map((l, i) => `${l.asset},${l.quantity},${l.date_acquired ?? ''},${l.date_sold},${l.proceeds},${l.cost_basis},${l.term},R-${i}`)].join('\n') + '\n';
+  const gainsLines = JSON.parse(
+    await (
+      await fetch(`${base}/taip/form-8949?tax_year=${YEAR}&account_id=${accountId}`, { headers })
+    ).text(),
+  ).lines;
+  const csv1099 =
+    [
+      'asset,units,date_acquired,date_sold,proceeds,cost_basis,term,reference',
+      ...gainsLines
+        .slice(0, 5_000)
+        .map(
+          (l, i) =>
+            `${l.asset},${l.quantity},${l.date_acquired ?? ''},${l.date_sold},${l.proceeds},${l.cost_basis},${l.term},R-${i}`,
+        ),
+    ].join('\n') + '\n';
 
   const q = `account_id=${accountId}`;
   const endpoints = [
@@ -143,7 +174,12 @@ try {
     ['harvesting', 'GET', `/taip/harvesting-candidates?${q}`],
     ['1099-DA 5,000 lines', 'POST', `/taip/form-1099-da/reconciliation?tax_year=${YEAR}&${q}`, csv1099],
     ['checksum', 'GET', `/v1/api/checksum`],
-    ['report snapshot (gains)', 'POST', '/v1/api/report-snapshots', JSON.stringify({ kind: 'gains', taxYear: YEAR, accountId })],
+    [
+      'report snapshot (gains)',
+      'POST',
+      '/v1/api/report-snapshots',
+      JSON.stringify({ kind: 'gains', taxYear: YEAR, accountId }),
+    ],
   ];
   const http = {};
   for (const [name, method, path, body] of endpoints) {
@@ -152,7 +188,10 @@ try {
       const run = await longestStall(async () => {
         const res = await fetch(`${base}${path}`, {
           method,
-          headers: { ...headers, ...(body ? { 'content-type': name.startsWith('1099') ? 'text/csv' : 'application/json' } : {}) },
+          headers: {
+            ...headers,
+            ...(body ? { 'content-type': name.startsWith('1099') ? 'text/csv' : 'application/json' } : {}),
+          },
           body,
         });
         const text = await res.text();
@@ -161,7 +200,11 @@ try {
       });
       if (i > 0) runs.push(run); // the first is a warm-up
     }
-    http[name] = { requestMs: round(median(runs.map((r) => r.ms))), longestStallMs: round(median(runs.map((r) => r.longest))), bytes: runs[0].value };
+    http[name] = {
+      requestMs: round(median(runs.map((r) => r.ms))),
+      longestStallMs: round(median(runs.map((r) => r.longest))),
+      bytes: runs[0].value,
+    };
   }
 
   // In process: the parts of a report on the request thread (p50 of RUNS).
@@ -186,24 +229,55 @@ try {
   const input = { taxYear: YEAR, method: 'fifo', accounts: [account], entries };
   const year = await p50(() => tax.computeTaxYear(input));
   const summary = await p50(() => tax.summarizeGains(input, year.value));
-  const scope = { taxYear: YEAR, method: 'fifo', methodSource: 'default', asset: 'ALL', account: null, accountCount: 1, readiness: year.value.readiness };
+  const scope = {
+    taxYear: YEAR,
+    method: 'fifo',
+    methodSource: 'default',
+    asset: 'ALL',
+    account: null,
+    accountCount: 1,
+    readiness: year.value.readiness,
+  };
   const gainsDto = await p50(() => JSON.stringify(toGainsReportDto({ ...scope, ...summary.value })));
-  const f8949 = { ...scope, lines: year.value.lines, boxTotals: tax.totalsByBox(year.value.lines), totals: tax.termTotals(year.value.lines) };
+  const f8949 = {
+    ...scope,
+    lines: year.value.lines,
+    boxTotals: tax.totalsByBox(year.value.lines),
+    totals: tax.termTotals(year.value.lines),
+  };
   const f8949Dto = await p50(() => toForm8949Dto(f8949));
   const f8949Json = await p50(() => JSON.stringify(f8949Dto.value));
   const f8949Csv = await p50(() => tax.toForm8949Csv(year.value.lines));
   const lots = await p50(() => computeCostBasis(entries, { method: 'fifo', openLotsAsOf: new Date() }));
   const parse = await p50(() => tax.parseForm1099Da(csv1099));
   const match = await p50(() => tax.reconcileForm1099Da(parse.value.lines, year.value.lines));
-  console.log(JSON.stringify({
-    database: 'postgres', transactions: entries.length, form8949Lines: year.value.lines.length, openLots: lots.value.openLots.length,
-    http,
-    inProcessP50Ms: {
-      ledgerReadSqlAndHydration: read.ms, ledgerReadLongestStall: round(readStall.longest), encodeLedger: encode.ms, computeTaxYear: year.ms, summarizeGains: summary.ms, gainsDtoAndJson: gainsDto.ms,
-      form8949DtoMapping: f8949Dto.ms, form8949JsonStringify: f8949Json.ms, form8949Csv: f8949Csv.ms,
-      engineWithOpenLots: lots.ms, parse1099Da: parse.ms, reconcile1099Da: match.ms,
-    },
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        database: 'postgres',
+        transactions: entries.length,
+        form8949Lines: year.value.lines.length,
+        openLots: lots.value.openLots.length,
+        http,
+        inProcessP50Ms: {
+          ledgerReadSqlAndHydration: read.ms,
+          ledgerReadLongestStall: round(readStall.longest),
+          encodeLedger: encode.ms,
+          computeTaxYear: year.ms,
+          summarizeGains: summary.ms,
+          gainsDtoAndJson: gainsDto.ms,
+          form8949DtoMapping: f8949Dto.ms,
+          form8949JsonStringify: f8949Json.ms,
+          form8949Csv: f8949Csv.ms,
+          engineWithOpenLots: lots.ms,
+          parse1099Da: parse.ms,
+          reconcile1099Da: match.ms,
+        },
+      },
+      null,
+      2,
+    ),
+  );
 } finally {
   await app?.close();
   await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);

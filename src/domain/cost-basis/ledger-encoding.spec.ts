@@ -14,7 +14,11 @@ const anyEntry: fc.Arbitrary<LedgerEntry> = fc
     amount: fc.stringMatching(/^\d{1,20}(\.\d{1,30})?$/),
     priceUsd: fc.stringMatching(/^\d{1,12}(\.\d{1,18})?$/),
     feeUsd: fc.option(fc.stringMatching(/^\d{1,8}(\.\d{1,8})?$/), { nil: undefined }),
-    timestamp: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }),
+    timestamp: fc.date({
+      min: new Date('1970-01-01T00:00:00Z'),
+      max: new Date('2100-01-01T00:00:00Z'),
+      noInvalidDate: true,
+    }),
     transferId: fc.option(anyText, { nil: undefined }),
   })
   // As the ledger makes them (toLedgerEntry): an optional field is absent, never undefined.

@@ -206,7 +206,9 @@ describe('admin accounts (e2e)', () => {
           // refused there (an admin puts the client's read-only keys in). Here no exchange is
           // reachable: the body passed every check of its own (no field named), then 503.
           expect([name, res.status, res.body.errors]).toEqual([name, 503, undefined]);
-          expect(res.body.detail).toMatch(/could not be reached to check the credentials; nothing was stored/);
+          expect(res.body.detail).toMatch(
+            /could not be reached to check the credentials; nothing was stored/,
+          );
           continue;
         }
         expect([name, res.status, res.body.errors]).toEqual([name, 201, undefined]);
