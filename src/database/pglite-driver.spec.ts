@@ -53,4 +53,15 @@ describe('PGlite driver adapter', () => {
     const [{ n }] = await dataSource.query('SELECT n FROM counter WHERE id = 1');
     expect(n).not.toBe(999);
   });
+
+  it('runs a statement sent just before the pool ends, then closes', async () => {
+    const { Pool } = createPGliteDriverModule(undefined);
+    const pool = new Pool();
+    await pool.query('CREATE TABLE t (n int)');
+    const sent = pool.query('INSERT INTO t VALUES (1) RETURNING n');
+    const ended = new Promise<Error | null | undefined>((resolve) => pool.end(resolve));
+    await expect(sent).resolves.toMatchObject({ rows: [{ n: 1 }] });
+    expect(await ended).toBeNull();
+    await expect(pool.query('SELECT 1')).rejects.toThrow(/closed/);
+  });
 });

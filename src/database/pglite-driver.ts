@@ -47,8 +47,16 @@ class Mutex {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 class PGliteClient extends EventEmitter {
+  /** Statements sent and not yet settled: closing waits for them (each waits a turn first). */
+  private readonly pending = new Set<Promise<unknown>>();
+
   constructor(private readonly db: PGlite) {
     super();
+  }
+
+  /** Until every statement sent so far has settled. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
   query(
@@ -66,6 +74,9 @@ class PGliteClient extends EventEmitter {
             .exec(sql, { parsers: PG_COMPATIBLE_PARSERS })
             .then((all) => all[all.length - 1] ?? { rows: [], fields: [] }),
     );
+    this.pending.add(run);
+    const forget = () => this.pending.delete(run);
+    run.then(forget, forget);
     const shaped = run.then((result) => ({
       rows: result.rows,
       fields: result.fields,
@@ -147,13 +158,18 @@ export function createPGliteDriverModule(
     }
 
     end(callback?: (error?: Error | null) => void): void {
-      this.db.close().then(
-        () => {
-          if (lockDirectory) unlockDataDirectory(lockDirectory);
-          callback?.(null);
-        },
-        (error: Error) => callback?.(error),
-      );
+      // A statement sent before the pool ends still runs (it waits a turn of the event loop first,
+      // and PGlite refuses anything once closed).
+      this.client
+        .settled()
+        .then(() => this.db.close())
+        .then(
+          () => {
+            if (lockDirectory) unlockDataDirectory(lockDirectory);
+            callback?.(null);
+          },
+          (error: Error) => callback?.(error),
+        );
     }
   }
 
