@@ -491,9 +491,29 @@ describe('webhooks (e2e)', () => {
     it('receiver down, then up: retried with backoff and delivered once', async () => {
       receiver.received = [];
       const port = receiver.port;
+      /** A sample of /metrics without labels, or with `outcome` (the attempts counter). */
+      const metric = async (name: string, outcome?: string) => {
+        const text = (await api().get('/metrics').set(bearer(admin)).expect(200)).text;
+        const prefix = outcome ? `${name}{outcome="${outcome}"} ` : `${name} `;
+        return Number(
+          text
+            .split('\n')
+            .find((line) => line.startsWith(prefix))
+            ?.slice(prefix.length),
+        );
+      };
+      const before = {
+        retry: await metric('cas_webhook_delivery_attempts_total', 'retry'),
+        delivered: await metric('cas_webhook_delivery_attempts_total', 'delivered'),
+        timed: await metric('cas_webhook_delivery_attempt_seconds_count'),
+      };
       await receiver.stop();
       const eventId = await testEvent(endpoint.id);
       await worker.runOnce();
+      // The operator's view (issue 31 item 4): the failed attempt, and the delivery waiting.
+      expect(await metric('cas_webhook_delivery_attempts_total', 'retry')).toBe(before.retry + 1);
+      expect(await metric('cas_webhook_deliveries_pending')).toBeGreaterThanOrEqual(1);
+      expect(await metric('cas_webhook_oldest_pending_seconds')).toBeGreaterThanOrEqual(0);
       let [delivery] = await deliveries(endpoint.id);
       expect(delivery).toMatchObject({ eventId, status: 'pending', attempts: 1, lastStatusCode: null });
       expect(String(delivery!.lastError)).toMatch(/ECONNREFUSED/);
@@ -508,6 +528,8 @@ describe('webhooks (e2e)', () => {
       expect(delivery).toMatchObject({ eventId, status: 'delivered', attempts: 2, lastStatusCode: 204 });
       expect(receiver.of(eventId)).toHaveLength(1);
       expect(verify(endpoint.secret, receiver.of(eventId)[0]!)).toBeTruthy();
+      expect(await metric('cas_webhook_delivery_attempts_total', 'delivered')).toBe(before.delivered + 1);
+      expect(await metric('cas_webhook_delivery_attempt_seconds_count')).toBe(before.timed + 2);
       figures.push(`receiver down then up: sent 1, delivered 1, duplicates 0, lost 0 (attempts 2)`);
     });
 

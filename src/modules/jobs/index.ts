@@ -11,4 +11,10 @@ export {
   type SendOptions,
   type WorkOptions,
 } from './job-queue.js';
-export { JobsAdmin, type QueueView, type JobView, type JobPosition } from './jobs-admin.js';
+export {
+  JobsAdmin,
+  type QueueBacklog,
+  type QueueView,
+  type JobView,
+  type JobPosition,
+} from './jobs-admin.js';

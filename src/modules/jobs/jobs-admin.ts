@@ -20,6 +20,13 @@ export interface QueueView {
   readonly deadLetter: { readonly name: string; readonly count: number } | null;
 }
 
+export interface QueueBacklog {
+  readonly name: string;
+  readonly waiting: number;
+  readonly oldestWaitingSeconds: number;
+  readonly deadLetters: number;
+}
+
 export interface JobView {
   readonly id: string;
   readonly state: JobState;
@@ -89,6 +96,35 @@ export class JobsAdmin {
         expireInSeconds: q.expireInSeconds ?? 0,
         counts: counts.get(q.name) ?? emptyCounts(),
         deadLetter: q.deadLetter ? { name: q.deadLetter, count: pending(q.deadLetter) } : null,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * Each queue's backlog for the metrics: jobs waiting (created or retry), how long the oldest
+   * one already due has waited past its start (seconds; 0 when none is due), and the jobs left
+   * pending in its dead letter queue.
+   */
+  async backlog(): Promise<QueueBacklog[]> {
+    const boss = await this.queue.instance();
+    const queues = await boss.getQueues();
+    const { rows } = await this.queue.db.executeSql(
+      `SELECT name,
+              count(*) FILTER (WHERE state IN ('created', 'retry'))::int AS waiting,
+              COALESCE(EXTRACT(EPOCH FROM now() - min(start_after) FILTER (WHERE state IN ('created', 'retry') AND start_after <= now())), 0)::float8 AS oldest,
+              count(*) FILTER (WHERE state IN ('created', 'retry', 'active', 'failed'))::int AS pending
+         FROM ${this.schema}.job GROUP BY name`,
+    );
+    const byName = new Map(
+      (rows as { name: string; waiting: number; oldest: number; pending: number }[]).map((r) => [r.name, r]),
+    );
+    return queues
+      .filter((q) => !queues.some((other) => other.deadLetter === q.name))
+      .map((q) => ({
+        name: q.name,
+        waiting: Number(byName.get(q.name)?.waiting ?? 0),
+        oldestWaitingSeconds: Math.max(0, Number(byName.get(q.name)?.oldest ?? 0)),
+        deadLetters: q.deadLetter ? Number(byName.get(q.deadLetter)?.pending ?? 0) : 0,
       }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }

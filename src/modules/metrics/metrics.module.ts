@@ -12,7 +12,9 @@
 import { Global, Module } from '@nestjs/common';
 import { TracingLifecycle } from '../../common/tracing/tracing.lifecycle.js';
 import { ComputeModule } from '../compute/index.js';
+import { JobsModule } from '../jobs/index.js';
 import { SimulationModule } from '../simulation/index.js';
+import { JobQueueGauges, WebhookMetrics } from './background-metrics.js';
 import { HttpMetrics } from './http-metrics.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsRegistry } from './metrics.registry.js';
@@ -23,17 +25,19 @@ import { UnhandledRejections } from './unhandled-rejections.js';
 
 @Global()
 @Module({
-  imports: [SimulationModule, ComputeModule],
+  imports: [SimulationModule, ComputeModule, JobsModule],
   controllers: [MetricsController],
   providers: [
     MetricsRegistry,
     HttpMetrics,
     SyncMetrics,
     RuntimeGauges,
+    JobQueueGauges,
+    WebhookMetrics,
     RateLimitGauges,
     TracingLifecycle,
     UnhandledRejections,
   ],
-  exports: [HttpMetrics, SyncMetrics],
+  exports: [HttpMetrics, SyncMetrics, WebhookMetrics],
 })
 export class MetricsModule {}

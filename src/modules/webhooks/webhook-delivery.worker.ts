@@ -10,11 +10,12 @@
  * until WEBHOOK_RETRY_HOURS have passed since the event, then the delivery is `failed`; an
  * endpoint failing continuously is disabled with the reason.
  */
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Clock } from '../../common/clock/clock.js';
 import { AppConfig } from '../../config/app-config.js';
+import { WebhookMetrics } from '../metrics/index.js';
 import { sendWebhook, type SendResult } from './webhook-sender.js';
 import { signedHeaders } from './webhook-signer.js';
 import { WebhookSecretCipher } from './webhook-secrets.js';
@@ -50,7 +51,11 @@ export class WebhookDeliveryWorker {
     private readonly cipher: WebhookSecretCipher,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
+    // Absent where the metrics module is (a test context with the webhooks alone): nothing counted.
+    @Optional() private readonly metrics?: WebhookMetrics,
+  ) {
+    metrics?.readBacklogWith(() => this.repository.pendingBacklog(this.clock.now()));
+  }
 
   /** One round: fan out, then claim and send what is due. Resolves when the sends have ended. */
   async runOnce(): Promise<RunSummary> {
@@ -83,14 +88,19 @@ export class WebhookDeliveryWorker {
         await this.repository.release(delivery.id, this.owner);
         return 'released';
       }
+      const started = performance.now();
       const result = await this.send(endpoint, delivery);
+      const seconds = (performance.now() - started) / 1000;
       const now = this.clock.now();
       if (result.status !== null && result.status >= 200 && result.status < 300) {
         await this.repository.markDelivered(delivery.id, this.owner, now, result.status, result.excerpt);
         await this.repository.recordEndpointSuccess(endpoint.id);
+        this.metrics?.attempt('delivered', seconds);
         return 'delivered';
       }
-      return await this.failed(endpoint, delivery, result, now);
+      const outcome = await this.failed(endpoint, delivery, result, now);
+      this.metrics?.attempt(outcome, seconds);
+      return outcome;
     } catch (error) {
       // E.g. the database went away mid-way: the lease lapses and the delivery is tried again.
       this.logger.error(

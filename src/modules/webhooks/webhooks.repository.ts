@@ -189,6 +189,21 @@ export class WebhooksRepository {
   }
 
   /** The worker's read of an endpoint it delivers to (any tenant: the delivery row names it). */
+  /** Pending deliveries of every tenant and the age of the oldest one's event (the metrics). */
+  async pendingBacklog(now: Date): Promise<{ pending: number; oldestPendingSeconds: number }> {
+    const { rows } = await runSql<{ pending: number; oldest: Date | string | null }>(
+      this.dataSource.manager,
+      `SELECT count(*)::int AS pending, min(created_at) AS oldest FROM webhook_delivery WHERE status = 'pending'`,
+      [],
+    );
+    const row = rows[0];
+    const oldest = row?.oldest ? new Date(row.oldest).getTime() : null;
+    return {
+      pending: Number(row?.pending ?? 0),
+      oldestPendingSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest) / 1000),
+    };
+  }
+
   async findEndpointAcrossTenants(id: string): Promise<EndpointRow | null> {
     const { rows } = await runSql<EndpointRow>(this.m(), 'SELECT * FROM webhook_endpoint WHERE id = $1', [
       id,

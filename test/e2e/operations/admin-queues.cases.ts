@@ -124,6 +124,20 @@ describe('admin API: job queue (e2e)', () => {
     expect(JSON.stringify(other.body)).toContain('cursor');
   });
 
+  it("exports each queue's backlog as metrics: waiting jobs, the oldest due one's wait, dead letters", async () => {
+    const text = (await t.http.get('/metrics').set(bearer(admin)).expect(200)).text;
+    const value = (name: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name}{queue="${QUEUE}"}`));
+      return line === undefined ? undefined : Number(line.split(' ').pop());
+    };
+    // The failed job is in the dead letter queue; two jobs wait, neither due for an hour.
+    expect(value('cas_job_queue_dead_letters')).toBe(1);
+    expect(value('cas_job_queue_waiting')).toBe(2);
+    expect(value('cas_job_queue_oldest_waiting_seconds')).toBe(0);
+    // A dead letter queue is no queue of its own in these series.
+    expect(text).not.toContain(`queue="${deadLetterOf(QUEUE)}"`);
+  });
+
   it('POST …/retry re-queues a dead-lettered job onto its queue, and a failed one in place; 409 otherwise', async () => {
     const dead = await t.http
       .get(`/admin/queues/${deadLetterOf(QUEUE)}/jobs`)

@@ -48,8 +48,18 @@ function valueOf(samples: readonly Sample[], name: string, labels: Record<string
   return found[0]?.value ?? 0;
 }
 
-/** Series that exist only with REDIS_URL (docs/observability.md, "Redis unreachable"). */
-const REDIS_SERIES = ['cas_rate_limit_memory_fallbacks_total', 'cas_redis_up'];
+/**
+ * Series that exist only with REDIS_URL (docs/observability.md, "Redis unreachable"), and the job
+ * queue's, which exist per queue once a queue does (this app's scheduler is off: none yet when
+ * this file runs; admin-queues.cases.ts reads them).
+ */
+const REDIS_SERIES = [
+  'cas_rate_limit_memory_fallbacks_total',
+  'cas_redis_up',
+  'cas_job_queue_dead_letters',
+  'cas_job_queue_oldest_waiting_seconds',
+  'cas_job_queue_waiting',
+];
 
 const BALANCES_ROUTE = '/v1/api/account/:accountId/balances';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
