@@ -76,6 +76,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'problem+json.',
     )
     .setVersion(API_VERSION)
+    // The instance that serves the document (Swagger UI's Try it out, the SDK and Postman take
+    // their own base URL).
+    .addServer('/', 'This instance')
     .addBearerAuth(
       {
         type: 'http',

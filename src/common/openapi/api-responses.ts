@@ -271,6 +271,9 @@ export function describeErrorBodies(document: OpenAPIObject): OpenAPIObject {
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
+      // An operation without security is public (the token endpoints, the JWKS): say so, rather
+      // than leave a reader (or a linter) to guess.
+      operation.security ??= [];
       const statuses = ['400', '500', '503'];
       if (operation.requestBody) statuses.push('413');
       if ((operation.security ?? []).length > 0) {

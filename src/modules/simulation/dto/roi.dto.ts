@@ -34,7 +34,7 @@ class PrincipalUsd implements ValidatorConstraintInterface {
 }
 
 export class RoiQueryDto {
-  @ApiProperty({ description: 'Principal in USD, a number > 0.', example: '10000', type: Number })
+  @ApiProperty({ description: 'Principal in USD, a number > 0.', example: 10000, type: Number })
   @Validate(PrincipalUsd)
   principal_usd: string;
 
