@@ -183,6 +183,9 @@ try {
   const { encodeLedger } = await import('../dist/src/domain/cost-basis/index.js');
   const readStall = await longestStall(() => ledger.ledgerForAccount(tenantId, { id: accountId }));
   const encode = await p50(() => encodeLedger(entries));
+  // What the heavy endpoints read: the ledger encoded chunk by chunk (LedgerService.encodedLedgerForAccount).
+  const encodedRead = await p50(() => ledger.encodedLedgerForAccount(tenantId, { id: accountId }));
+  const encodedReadStall = await longestStall(() => ledger.encodedLedgerForAccount(tenantId, { id: accountId }));
   const input = { taxYear: YEAR, method: 'fifo', accounts: [account], entries };
   const year = await p50(() => tax.computeTaxYear(input));
   const summary = await p50(() => tax.summarizeGains(input, year.value));
@@ -199,7 +202,8 @@ try {
     database: 'postgres', transactions: entries.length, form8949Lines: year.value.lines.length, openLots: lots.value.openLots.length,
     http,
     inProcessP50Ms: {
-      ledgerReadSqlAndHydration: read.ms, ledgerReadLongestStall: round(readStall.longest), encodeLedger: encode.ms, computeTaxYear: year.ms, summarizeGains: summary.ms, gainsDtoAndJson: gainsDto.ms,
+      ledgerReadSqlAndHydration: read.ms, ledgerReadLongestStall: round(readStall.longest), encodeLedger: encode.ms,
+      encodedLedgerRead: encodedRead.ms, encodedLedgerReadLongestStall: round(encodedReadStall.longest), computeTaxYear: year.ms, summarizeGains: summary.ms, gainsDtoAndJson: gainsDto.ms,
       form8949DtoMapping: f8949Dto.ms, form8949JsonStringify: f8949Json.ms, form8949Csv: f8949Csv.ms,
       engineWithOpenLots: lots.ms, parse1099Da: parse.ms, reconcile1099Da: match.ms,
     },

@@ -10,7 +10,6 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import type { CostBasisMethod } from '../../domain/cost-basis/index.js';
-import { encodeLedger } from '../../domain/cost-basis/index.js';
 import {
   FIRST_TAX_YEAR,
   type Form1099DaReconciliation,
@@ -257,7 +256,7 @@ export class TaxReportService {
       ...method.data,
       // What readiness reads of an account (not the whole record).
       accounts: selected.accounts.map(({ id, syncStatus, address, chain }) => ({ id, syncStatus, address, chain })),
-      ledger: encodeLedger(selected.entries),
+      ledger: selected.ledger,
     };
     const scope = {
       taxYear: query.taxYear,
