@@ -191,7 +191,9 @@ try {
   const summary = await p50(() => tax.summarizeGains(input, year.value));
   const scope = { taxYear: YEAR, method: 'fifo', methodSource: 'default', asset: 'ALL', account: null, accountCount: 1, readiness: year.value.readiness };
   const gainsDto = await p50(() => JSON.stringify(toGainsReportDto({ ...scope, ...summary.value })));
-  const f8949 = { ...scope, lines: year.value.lines, boxTotals: tax.totalsByBox(year.value.lines), totals: tax.termTotals(year.value.lines) };
+  // The lines' mapping runs in the worker (toForm8949LineJson); the request thread maps the totals only.
+  const f8949Lines = await p50(() => year.value.lines.map(tax.toForm8949LineJson));
+  const f8949 = { ...scope, lines: f8949Lines.value, boxTotals: tax.totalsByBox(year.value.lines), totals: tax.termTotals(year.value.lines) };
   const f8949Dto = await p50(() => toForm8949Dto(f8949));
   const f8949Json = await p50(() => JSON.stringify(f8949Dto.value));
   const f8949Csv = await p50(() => tax.toForm8949Csv(year.value.lines));
@@ -204,7 +206,7 @@ try {
     inProcessP50Ms: {
       ledgerReadSqlAndHydration: read.ms, ledgerReadLongestStall: round(readStall.longest), encodeLedger: encode.ms,
       encodedLedgerRead: encodedRead.ms, encodedLedgerReadLongestStall: round(encodedReadStall.longest), computeTaxYear: year.ms, summarizeGains: summary.ms, gainsDtoAndJson: gainsDto.ms,
-      form8949DtoMapping: f8949Dto.ms, form8949JsonStringify: f8949Json.ms, form8949Csv: f8949Csv.ms,
+      form8949LinesMappingInWorker: f8949Lines.ms, form8949DtoMapping: f8949Dto.ms, form8949JsonStringify: f8949Json.ms, form8949Csv: f8949Csv.ms,
       engineWithOpenLots: lots.ms, parse1099Da: parse.ms, reconcile1099Da: match.ms,
     },
   }, null, 2));

@@ -88,7 +88,7 @@ export class TaxController {
     @Query() query: Form8949QueryDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<Form8949Dto | string> {
-    if (query.format !== 'csv') return toForm8949Dto(await this.reports.form8949(client.tenantId, toQuery(query)));
+    if (query.format !== 'csv') return toForm8949Dto(await this.reports.form8949Json(client.tenantId, toQuery(query)));
     const report = await this.reports.form8949Csv(client.tenantId, toQuery(query));
     response.setHeader('Content-Type', 'text/csv; charset=utf-8');
     response.setHeader('Content-Disposition', `attachment; filename="${csvFileName(report)}"`);
