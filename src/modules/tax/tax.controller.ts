@@ -1,4 +1,5 @@
 import { AuditedRead } from '../../common/decorators/audited.decorator.js';
+import { ApiHeavyWorkResponses } from './heavy-work-responses.js';
 import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -56,6 +57,7 @@ export class TaxController {
       'tax_year missing, not four digits, before 2009 or after the current year; a malformed parameter (named in errors).',
   })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
+  @ApiHeavyWorkResponses()
   async gainsReport(
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: TaxReportQueryDto,
@@ -83,6 +85,7 @@ export class TaxController {
   })
   @ApiBadRequestResponse({ description: 'A malformed parameter (named in errors).' })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
+  @ApiHeavyWorkResponses()
   async form8949(
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: Form8949QueryDto,
@@ -123,6 +126,7 @@ export class TaxController {
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
   @ApiPayloadTooLargeResponse({ description: 'Over 5 MB.' })
   @ApiUnsupportedMediaTypeResponse({ description: 'Not text/csv.' })
+  @ApiHeavyWorkResponses()
   async reconcileForm1099Da(
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: Form1099DaQueryDto,
