@@ -226,6 +226,11 @@ try {
   const { encodeLedger } = await import('../dist/src/domain/cost-basis/index.js');
   const readStall = await longestStall(() => ledger.ledgerForAccount(tenantId, { id: accountId }));
   const encode = await p50(() => encodeLedger(entries));
+  // What the heavy endpoints read: the ledger encoded chunk by chunk (LedgerService.encodedLedgerForAccount).
+  const encodedRead = await p50(() => ledger.encodedLedgerForAccount(tenantId, { id: accountId }));
+  const encodedReadStall = await longestStall(() =>
+    ledger.encodedLedgerForAccount(tenantId, { id: accountId }),
+  );
   const input = { taxYear: YEAR, method: 'fifo', accounts: [account], entries };
   const year = await p50(() => tax.computeTaxYear(input));
   const summary = await p50(() => tax.summarizeGains(input, year.value));
@@ -239,9 +244,11 @@ try {
     readiness: year.value.readiness,
   };
   const gainsDto = await p50(() => JSON.stringify(toGainsReportDto({ ...scope, ...summary.value })));
+  // The lines' mapping runs in the worker (toForm8949LineJson); the request thread maps the totals only.
+  const f8949Lines = await p50(() => year.value.lines.map(tax.toForm8949LineJson));
   const f8949 = {
     ...scope,
-    lines: year.value.lines,
+    lines: f8949Lines.value,
     boxTotals: tax.totalsByBox(year.value.lines),
     totals: tax.termTotals(year.value.lines),
   };
@@ -263,9 +270,12 @@ try {
           ledgerReadSqlAndHydration: read.ms,
           ledgerReadLongestStall: round(readStall.longest),
           encodeLedger: encode.ms,
+          encodedLedgerRead: encodedRead.ms,
+          encodedLedgerReadLongestStall: round(encodedReadStall.longest),
           computeTaxYear: year.ms,
           summarizeGains: summary.ms,
           gainsDtoAndJson: gainsDto.ms,
+          form8949LinesMappingInWorker: f8949Lines.ms,
           form8949DtoMapping: f8949Dto.ms,
           form8949JsonStringify: f8949Json.ms,
           form8949Csv: f8949Csv.ms,

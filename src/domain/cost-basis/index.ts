@@ -24,6 +24,7 @@ export { holdingTerm, longTermFrom } from './holding-period.js';
 export {
   decodeLedger,
   encodeLedger,
+  joinEncodedLedgers,
   ledgerBuffers,
   type EncodedLedger,
   type EncodedTextColumn,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DIRECTIONS } from './directions.js';
 import type { LedgerEntry } from './cost-basis.types.js';
-import { decodeLedger, encodeLedger, ledgerBuffers } from './ledger-encoding.js';
+import { decodeLedger, encodeLedger, joinEncodedLedgers, ledgerBuffers } from './ledger-encoding.js';
 
 /** Any entry the ledger could hold, awkward text included (empty, multi-byte, surrogate pairs). */
 const anyText = fc.string({ unit: 'grapheme', maxLength: 12 });
@@ -48,6 +48,17 @@ describe('ledger encoding (the compute pool’s input)', () => {
         expect(decodeLedger(received)).toStrictEqual(entries);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('joins ledgers encoded chunk by chunk into the encoding of all their entries in order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(anyEntry, { maxLength: 20 }), { maxLength: 5 }), (chunks) => {
+        const joined = joinEncodedLedgers(chunks.map((chunk) => encodeLedger(chunk)));
+        expect(joined).toStrictEqual(encodeLedger(chunks.flat()));
+        expect(decodeLedger(joined)).toStrictEqual(chunks.flat());
+      }),
+      { numRuns: 200 },
     );
   });
 

@@ -78,6 +78,43 @@ export function encodeLedger(entries: readonly LedgerEntry[]): EncodedLedger {
   };
 }
 
+function joinColumns(columns: readonly EncodedTextColumn[]): EncodedTextColumn {
+  const lengths = new Int32Array(columns.reduce((sum, column) => sum + column.lengths.length, 0));
+  let at = 0;
+  for (const column of columns) {
+    lengths.set(column.lengths, at);
+    at += column.lengths.length;
+  }
+  return { text: columns.map((column) => column.text).join(''), lengths };
+}
+
+/**
+ * One ledger from ledgers encoded one after another (a ledger read in chunks, each encoded as it
+ * arrives): equal to encoding all their entries at once, in the same order.
+ */
+export function joinEncodedLedgers(parts: readonly EncodedLedger[]): EncodedLedger {
+  const column = (name: Exclude<keyof EncodedLedger, 'count' | 'timestampsMs'>) =>
+    joinColumns(parts.map((part) => part[name]));
+  const timestampsMs = new Float64Array(parts.reduce((sum, part) => sum + part.count, 0));
+  let at = 0;
+  for (const part of parts) {
+    timestampsMs.set(part.timestampsMs, at);
+    at += part.count;
+  }
+  return {
+    count: timestampsMs.length,
+    accountId: column('accountId'),
+    transactionId: column('transactionId'),
+    symbol: column('symbol'),
+    direction: column('direction'),
+    amount: column('amount'),
+    priceUsd: column('priceUsd'),
+    feeUsd: column('feeUsd'),
+    transferId: column('transferId'),
+    timestampsMs,
+  };
+}
+
 export function decodeLedger(encoded: EncodedLedger): LedgerEntry[] {
   const accountId = columnReader(encoded.accountId);
   const transactionId = columnReader(encoded.transactionId);

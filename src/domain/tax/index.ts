@@ -5,6 +5,7 @@
  */
 export * from './form-8949-lines.js';
 export { csvField, FORM_8949_CSV_COLUMNS, toForm8949Csv } from './form-8949-csv.js';
+export { toForm8949LineJson, type Form8949LineJson } from './form-8949-json.js';
 export * from './readiness.js';
 export * from './tax-year-report.js';
 export * from './open-lots.js';

@@ -1,7 +1,7 @@
 /**
  * The work the compute pool runs (compute.worker.ts), as plain data in and out: the cost-basis
  * engine and the tax figures made from it for the heavy endpoints (gains report, Form 8949 as
- * JSON or CSV, Form 1099-DA reconciliation, open lots, harvesting candidates). Imports only
+ * JSON (its lines already as the report lists them) or CSV, Form 1099-DA reconciliation, open lots, harvesting candidates). Imports only
  * src/domain, so the worker thread loads no framework, database or configuration; the functions
  * are the very ones the request thread called before, over entries decoded from the compact
  * ledger (domain/cost-basis/ledger-encoding.ts), so the figures are the same bit for bit.
@@ -36,6 +36,7 @@ import {
   summarizeGains,
   termTotals,
   toForm8949Csv,
+  toForm8949LineJson,
   totalLotsBySymbol,
   totalsByBox,
   valueOpenLots,
@@ -43,6 +44,7 @@ import {
   type Form1099DaProblem,
   type Form1099DaReconciliation,
   type Form8949Line,
+  type Form8949LineJson,
   type GainsSummary,
   type HarvestingCandidate,
   type HarvestingSummary,
@@ -98,6 +100,7 @@ export interface OpenLotsData extends MethodData {
 export type ComputeTask =
   | { readonly kind: 'gains'; readonly input: TaxYearData }
   | { readonly kind: 'form8949'; readonly input: TaxYearData }
+  | { readonly kind: 'form8949Json'; readonly input: TaxYearData }
   | { readonly kind: 'form8949Csv'; readonly input: TaxYearData }
   | { readonly kind: 'form1099DaCheck'; readonly csv: string; readonly listedProblems: number }
   | {
@@ -147,6 +150,11 @@ export interface Form8949Outcome {
   readonly totals: TermLineTotalsData;
 }
 
+/** Form 8949 with its lines already as the JSON report lists them: the request thread only serialises. */
+export interface Form8949JsonOutcome extends Omit<Form8949Outcome, 'lines'> {
+  readonly lines: readonly Form8949LineJson[];
+}
+
 export interface Form8949CsvOutcome {
   readonly readiness: Readiness;
   readonly csv: string;
@@ -192,6 +200,7 @@ export interface HarvestingOutcome extends Omit<HarvestingSummary, 'candidates'>
 export type ComputeOutcome =
   | GainsOutcome
   | Form8949Outcome
+  | Form8949JsonOutcome
   | Form8949CsvOutcome
   | Form1099DaCheckOutcome
   | Form1099DaOutcome
@@ -202,6 +211,7 @@ export type ComputeOutcome =
 export interface ComputeOutcomes {
   gains: GainsOutcome;
   form8949: Form8949Outcome;
+  form8949Json: Form8949JsonOutcome;
   form8949Csv: Form8949CsvOutcome;
   form1099DaCheck: Form1099DaCheckOutcome;
   form1099Da: Form1099DaOutcome;
@@ -308,6 +318,16 @@ function form8949(data: TaxYearData): Form8949Outcome {
   };
 }
 
+function form8949Json(data: TaxYearData): Form8949JsonOutcome {
+  const year = computeTaxYear(taxYearInput(data));
+  return {
+    readiness: year.readiness,
+    lines: year.lines.map(toForm8949LineJson),
+    boxTotals: totalsByBox(year.lines).map((box) => ({ ...box, ...totalsText(box) })),
+    totals: termTotalsText(termTotals(year.lines)),
+  };
+}
+
 function form8949Csv(data: TaxYearData): Form8949CsvOutcome {
   const year = computeTaxYear(taxYearInput(data));
   return { readiness: year.readiness, csv: toForm8949Csv(year.lines) };
@@ -397,6 +417,8 @@ export function runComputeTask(task: ComputeTask): ComputeOutcome {
       return gains(task.input);
     case 'form8949':
       return form8949(task.input);
+    case 'form8949Json':
+      return form8949Json(task.input);
     case 'form8949Csv':
       return form8949Csv(task.input);
     case 'form1099DaCheck':

@@ -1,7 +1,11 @@
 /** The compute module's public face: what other modules may import (docs/modules.md). */
 export { ComputeModule } from './compute.module.js';
 export { ComputePool } from './compute-pool.js';
-export { HeavyWorkAdmission, HeavyWorkBusyError } from './heavy-work-admission.js';
+export {
+  HEAVY_WORK_RETRY_AFTER_SECONDS,
+  HeavyWorkAdmission,
+  HeavyWorkBusyError,
+} from './heavy-work-admission.js';
 export {
   lotKey,
   reviveForm8949Line,

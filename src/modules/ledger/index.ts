@@ -4,7 +4,7 @@
  * (../account-data/index.ts), which sits above the ledger.
  */
 export { LedgerModule } from './ledger.module.js';
-export { LedgerService } from './ledger.service.js';
+export { LedgerService, type EncodedLedgerRead } from './ledger.service.js';
 export { LedgerWriter } from './writer/ledger-writer.service.js';
 export { LEASE_MS } from './writer/lease-timing.js';
 export type { AccountHistory } from './writer/account-history.js';

@@ -124,7 +124,7 @@ export class ReportSnapshotsService {
       const report =
         request.kind === 'gains'
           ? toGainsReportDto(await this.reports.gainsReport(caller.tenantId, query))
-          : toForm8949Dto(await this.reports.form8949(caller.tenantId, query));
+          : toForm8949Dto(await this.reports.form8949Json(caller.tenantId, query));
       const after = await this.checksums.compute(caller.tenantId, {});
       if (before.checksum !== after.checksum) continue;
       const text = JSON.stringify(report);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors/domain-error.js';
-import type { LedgerEntry } from '../../domain/cost-basis/index.js';
+import type { EncodedLedger } from '../../domain/cost-basis/index.js';
 import { AccountsService, type AccountRecord } from '../accounts/index.js';
 import {
   DEFAULT_COST_BASIS_METHOD,
@@ -23,11 +23,13 @@ export interface SelectedLedger {
   /** One account asked for by account_id or identity; null: the whole tenant. */
   readonly account: AccountRecord | null;
   /**
-   * The engine's input: for one account, its entries and those of every account linked to it by
-   * own-account transfers (so its lots are exactly those of a tenant-wide computation); for the
-   * tenant, all entries.
+   * The engine's input, encoded for the compute pool: for one account, its entries and those of
+   * every account linked to it by own-account transfers (so its lots are exactly those of a
+   * tenant-wide computation); for the tenant, all entries.
    */
-  readonly entries: readonly LedgerEntry[];
+  readonly ledger: EncodedLedger;
+  /** The distinct symbols of those entries. */
+  readonly symbols: readonly string[];
 }
 
 /**
@@ -125,13 +127,13 @@ export class TaxAccountSelection {
           : null;
     if (selector.accountId !== undefined && !account) throw DomainError.notFound('Account');
     if (account) {
-      const { entries } = await this.ledger.ledgerForAccount(tenantId, account);
-      return { accounts: [account], account, entries };
+      const { ledger, symbols } = await this.ledger.encodedLedgerForAccount(tenantId, account);
+      return { accounts: [account], account, ledger, symbols };
     }
     return {
       accounts: await this.accounts.listAllForTenant(tenantId),
       account: null,
-      entries: await this.ledger.ledgerForTenant(tenantId),
+      ...(await this.ledger.encodedLedgerForTenant(tenantId)),
     };
   }
 }

@@ -1,3 +1,4 @@
+import { ApiHeavyWorkResponses } from './heavy-work-responses.js';
 import { Controller, Get, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -45,6 +46,7 @@ export class TaxLotsController {
       'A malformed parameter, a `limit` outside 1-1,000 or a cursor this service did not issue for this query (named in errors).',
   })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
+  @ApiHeavyWorkResponses()
   async openLots(
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: LotsQueryDto,
@@ -68,6 +70,7 @@ export class TaxLotsController {
       'A malformed parameter, a `limit` outside 1-1,000 or a cursor this service did not issue for this query (named in errors).',
   })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
+  @ApiHeavyWorkResponses()
   async harvestingCandidates(
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: HarvestingQueryDto,

@@ -16,7 +16,7 @@ import {
   type ListPosition,
 } from '../../common/pagination/list-page.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../common/ports/market-prices.port.js';
-import { encodeLedger, type CostBasisMethod } from '../../domain/cost-basis/index.js';
+import type { CostBasisMethod } from '../../domain/cost-basis/index.js';
 import {
   type HarvestingCandidate,
   type HarvestingSummary,
@@ -137,7 +137,7 @@ export class TaxLotsService {
     const selected = await this.selection.select(tenantId, query);
     const method = await this.selection.methodOf(tenantId, query.method, selected.account, asOf);
     // The prices of every asset of the ledger: the open lots are only known in the worker.
-    const symbols = [...new Set(selected.entries.map((entry) => entry.symbol))];
+    const symbols = selected.symbols;
     const prices = symbols.length > 0 ? await this.prices.latestPricesUsd(symbols) : new Map();
     const input: OpenLotsData = {
       ...method.data,
@@ -145,7 +145,7 @@ export class TaxLotsService {
       asset: query.asset,
       accountIds: selected.accounts.map((account) => account.id),
       prices: [...prices].map(([symbol, price]) => [symbol, { priceUsd: price.priceUsd, asOf: price.asOf }]),
-      ledger: encodeLedger(selected.entries),
+      ledger: selected.ledger,
       limit: query.limit ?? DEFAULT_LIST_PAGE,
       after,
     };

@@ -4,7 +4,6 @@ import type {
   AssetGainsDto,
   BoxTotalsDto,
   Form8949Dto,
-  Form8949LineDto,
   GainsReportDto,
   PartTotalsDto,
   TermTotalsDto,
@@ -14,14 +13,18 @@ import {
   FIRST_COVERED_ACQUISITION,
   FIRST_DIGITAL_ASSET_BOX_YEAR,
   type BoxTotals,
-  type Form8949Line,
   type LineTotals,
   type ReadinessReason,
   type BrokerLine,
   type Pairing,
   type ServiceSide,
 } from '../../domain/tax/index.js';
-import type { Form1099DaReport, Form8949Report, GainsReport, TaxReportScope } from './tax-report.service.js';
+import type {
+  Form1099DaReport,
+  Form8949JsonReport,
+  GainsReport,
+  TaxReportScope,
+} from './tax-report.service.js';
 import type {
   BrokerLineDto,
   Form1099DaReconciliationDto,
@@ -97,27 +100,6 @@ export function boxAssumption(taxYear: number): string {
   return `Digital-asset boxes. A sale from an exchange account of a lot acquired in that same account on or after 2026-01-01 (bought or received there, never transferred in) is a covered digital asset whose basis the broker reports: G (short-term) / J (long-term). Other exchange sales (lots acquired before 2026, transferred in from another account, or deposited) H / K, reported on Form 1099-DA without basis; ${wallets}. Compare with the broker’s Form 1099-DA and move any line it reports otherwise.`;
 }
 
-function lineDto(line: Form8949Line): Form8949LineDto {
-  return {
-    part: line.part,
-    box: line.box,
-    term: line.term,
-    description: line.description,
-    date_acquired: line.dateAcquired,
-    date_sold: line.dateSold,
-    proceeds: centsText(line.proceedsUsd),
-    cost_basis: centsText(line.costBasisUsd),
-    gain: centsText(line.gainUsd),
-    asset: line.symbol,
-    quantity: line.quantity,
-    account_id: line.accountId,
-    transaction_id: line.transactionId,
-    needs_review: line.reviewReason !== null,
-    review_reason: line.reviewReason,
-    identified_late: line.identifiedLate,
-  };
-}
-
 function partTotals(part: 'I' | 'II', totals: LineTotals): PartTotalsDto {
   return {
     part,
@@ -134,7 +116,8 @@ const boxTotals = (totals: BoxTotals): BoxTotalsDto => ({
   box: totals.box,
 });
 
-export function toForm8949Dto(report: Form8949Report): Form8949Dto {
+/** The lines come mapped from the worker (toForm8949LineJson); the rest is a few totals. */
+export function toForm8949Dto(report: Form8949JsonReport): Form8949Dto {
   return {
     tax_year: report.taxYear,
     asset: report.asset,
@@ -144,7 +127,7 @@ export function toForm8949Dto(report: Form8949Report): Form8949Dto {
     form_8949: report.readiness.status,
     form_8949_reasons: reasons(report.readiness.reasons),
     box_assumption: boxAssumption(report.taxYear),
-    lines: report.lines.map(lineDto),
+    lines: [...report.lines],
     totals: report.boxTotals.map(boxTotals),
     part_i_totals: partTotals('I', report.totals.shortTerm),
     part_ii_totals: partTotals('II', report.totals.longTerm),

@@ -10,12 +10,12 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import type { CostBasisMethod } from '../../domain/cost-basis/index.js';
-import { encodeLedger } from '../../domain/cost-basis/index.js';
 import {
   FIRST_TAX_YEAR,
   type Form1099DaReconciliation,
   type BoxTotals,
   type Form8949Line,
+  type Form8949LineJson,
   type GainsSummary,
   type Readiness,
   type TermLineTotals,
@@ -107,6 +107,13 @@ export interface Form8949Report extends TaxReportScope {
   readonly totals: TermLineTotals;
 }
 
+/** Form 8949 for the JSON report: the lines already mapped in the worker thread (the request thread only serialises). */
+export interface Form8949JsonReport extends TaxReportScope {
+  readonly lines: readonly Form8949LineJson[];
+  readonly boxTotals: readonly BoxTotals[];
+  readonly totals: TermLineTotals;
+}
+
 /** Form 8949 as the CSV file, made in the worker thread (the request thread only sends it). */
 export interface Form8949CsvReport extends TaxReportScope {
   readonly csv: string;
@@ -150,6 +157,22 @@ export class TaxReportService {
         ...scope,
         readiness: form.readiness,
         lines: form.lines.map(reviveForm8949Line),
+        boxTotals: form.boxTotals.map(reviveLineTotals),
+        totals: reviveTermLineTotals(form.totals),
+      };
+    });
+  }
+
+  /** form8949 with its lines mapped as the JSON report lists them, in the worker thread. */
+  async form8949Json(tenantId: string, query: TaxReportQuery): Promise<Form8949JsonReport> {
+    this.checkYear(query);
+    return this.admission.run(tenantId, async () => {
+      const { scope, input } = await this.prepare(tenantId, query);
+      const form = await this.pool.run({ kind: 'form8949Json', input });
+      return {
+        ...scope,
+        readiness: form.readiness,
+        lines: form.lines,
         boxTotals: form.boxTotals.map(reviveLineTotals),
         totals: reviveTermLineTotals(form.totals),
       };
@@ -265,7 +288,7 @@ export class TaxReportService {
         address,
         chain,
       })),
-      ledger: encodeLedger(selected.entries),
+      ledger: selected.ledger,
     };
     const scope = {
       taxYear: query.taxYear,

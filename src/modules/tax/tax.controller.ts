@@ -1,4 +1,5 @@
 import { AuditedRead } from '../../common/decorators/audited.decorator.js';
+import { ApiHeavyWorkResponses } from './heavy-work-responses.js';
 import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -56,6 +57,7 @@ export class TaxController {
       'tax_year missing, not four digits, before 2009 or after the current year; a malformed parameter (named in errors).',
   })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
+  @ApiHeavyWorkResponses()
   async gainsReport(
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: TaxReportQueryDto,
@@ -83,13 +85,14 @@ export class TaxController {
   })
   @ApiBadRequestResponse({ description: 'A malformed parameter (named in errors).' })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
+  @ApiHeavyWorkResponses()
   async form8949(
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: Form8949QueryDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<Form8949Dto | string> {
     if (query.format !== 'csv')
-      return toForm8949Dto(await this.reports.form8949(client.tenantId, toQuery(query)));
+      return toForm8949Dto(await this.reports.form8949Json(client.tenantId, toQuery(query)));
     const report = await this.reports.form8949Csv(client.tenantId, toQuery(query));
     response.setHeader('Content-Type', 'text/csv; charset=utf-8');
     response.setHeader('Content-Disposition', `attachment; filename="${csvFileName(report)}"`);
@@ -124,6 +127,7 @@ export class TaxController {
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
   @ApiPayloadTooLargeResponse({ description: 'Over 5 MB.' })
   @ApiUnsupportedMediaTypeResponse({ description: 'Not text/csv.' })
+  @ApiHeavyWorkResponses()
   async reconcileForm1099Da(
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: Form1099DaQueryDto,

@@ -13508,10 +13508,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            /** @description This tenant already has as many heavy requests (reports, lots, reconciliations) running and waiting as it may (HEAVY_WORK_PER_TENANT, HEAVY_WORK_TENANT_QUEUE), `reason` too_many_heavy_requests; or the client rate limit. Retry-After says when to retry. */
             429: {
                 headers: {
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13548,10 +13548,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description Every heavy-work slot of this instance is taken and its queue is full (HEAVY_WORK_SLOTS, HEAVY_WORK_QUEUE), `reason` heavy_work_busy, Retry-After says when to retry; or the database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13687,10 +13687,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            /** @description This tenant already has as many heavy requests (reports, lots, reconciliations) running and waiting as it may (HEAVY_WORK_PER_TENANT, HEAVY_WORK_TENANT_QUEUE), `reason` too_many_heavy_requests; or the client rate limit. Retry-After says when to retry. */
             429: {
                 headers: {
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13727,10 +13727,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description Every heavy-work slot of this instance is taken and its queue is full (HEAVY_WORK_SLOTS, HEAVY_WORK_QUEUE), `reason` heavy_work_busy, Retry-After says when to retry; or the database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13862,10 +13862,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            /** @description This tenant already has as many heavy requests (reports, lots, reconciliations) running and waiting as it may (HEAVY_WORK_PER_TENANT, HEAVY_WORK_TENANT_QUEUE), `reason` too_many_heavy_requests; or the client rate limit. Retry-After says when to retry. */
             429: {
                 headers: {
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13902,10 +13902,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description Every heavy-work slot of this instance is taken and its queue is full (HEAVY_WORK_SLOTS, HEAVY_WORK_QUEUE), `reason` heavy_work_busy, Retry-After says when to retry; or the database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14043,10 +14043,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            /** @description This tenant already has as many heavy requests (reports, lots, reconciliations) running and waiting as it may (HEAVY_WORK_PER_TENANT, HEAVY_WORK_TENANT_QUEUE), `reason` too_many_heavy_requests; or the client rate limit. Retry-After says when to retry. */
             429: {
                 headers: {
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14083,10 +14083,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description Every heavy-work slot of this instance is taken and its queue is full (HEAVY_WORK_SLOTS, HEAVY_WORK_QUEUE), `reason` heavy_work_busy, Retry-After says when to retry; or the database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14826,10 +14826,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            /** @description This tenant already has as many heavy requests (reports, lots, reconciliations) running and waiting as it may (HEAVY_WORK_PER_TENANT, HEAVY_WORK_TENANT_QUEUE), `reason` too_many_heavy_requests; or the client rate limit. Retry-After says when to retry. */
             429: {
                 headers: {
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14866,10 +14866,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description Every heavy-work slot of this instance is taken and its queue is full (HEAVY_WORK_SLOTS, HEAVY_WORK_QUEUE), `reason` heavy_work_busy, Retry-After says when to retry; or the database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

@@ -23,6 +23,12 @@ export interface TransactionKeysetPosition {
   readonly transactionId: string;
 }
 
+/** A transaction's key in its tenant. */
+export interface LedgerKey {
+  readonly accountId: string;
+  readonly transactionId: string;
+}
+
 export interface TransactionRange {
   /** Inclusive. */
   readonly fromInclusive: Date | null;
@@ -194,6 +200,40 @@ export class TransactionsRepository {
       this.m(manager),
       `SELECT ${SELECT_COLUMNS} FROM "transaction" WHERE tenant_id = $1 AND account_id = ANY($2::uuid[])`,
       [tenantId, [...accountIds]],
+    );
+    return rows.map(toStored);
+  }
+
+  /**
+   * One page of the tenant's transactions (or one account's) in key order (account_id, then
+   * transaction_id byte order: the primary key's index), after `after`; keyset paging for reading
+   * a whole ledger a chunk at a time (LedgerService).
+   */
+  async keyPage(
+    tenantId: string,
+    accountId: string | null,
+    after: LedgerKey | null,
+    limit: number,
+    manager?: EntityManager,
+  ): Promise<StoredTransaction[]> {
+    const params: unknown[] = [tenantId];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const where = ['tenant_id = $1'];
+    if (accountId !== null) {
+      where.push(`account_id = ${param(accountId)}::uuid`);
+      // Not the row comparison below: with the account fixed too, Postgres starts the index scan
+      // at the account's first row and filters up to `after` (each page slower than the last).
+      if (after !== null) where.push(`transaction_id > ${param(after.transactionId)}::varchar COLLATE "C"`);
+    } else if (after !== null) {
+      where.push(
+        `(account_id, transaction_id) > (${param(after.accountId)}::uuid, ${param(after.transactionId)}::varchar COLLATE "C")`,
+      );
+    }
+    const { rows } = await runSql<TransactionRow>(
+      this.m(manager),
+      `SELECT ${SELECT_COLUMNS} FROM "transaction" WHERE ${where.join(' AND ')}
+       ORDER BY account_id, transaction_id LIMIT ${param(limit)}`,
+      params,
     );
     return rows.map(toStored);
   }
