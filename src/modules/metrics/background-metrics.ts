@@ -3,7 +3,8 @@
  * the webhook deliveries. Queue names are a short fixed list (one refresh queue per source,
  * `market.refresh`, `webhooks.deliver`); no label carries an id.
  *
- * The job queue is read at scrape time (JobsAdmin.backlog: one grouped query). The webhooks module
+ * The job queue is read at each scrape, before the gauges (JobsAdmin.backlog: one grouped query;
+ * MetricsRegistry.beforeEachScrape, so the database pool's gauges do not count it). The webhooks module
  * reports each delivery attempt (WebhookMetrics.attempt) and registers how its backlog is read
  * (WebhookMetrics.readBacklogWith), so metrics imports nothing of webhooks and webhooks nothing
  * but this face.
@@ -46,35 +47,30 @@ export class WebhookMetrics {
       buckets: ATTEMPT_BUCKETS,
       registers: [metrics.registry],
     });
-    const backlog = async () => (this.readBacklog ? await this.readBacklog() : null);
     const logger = new Logger('Metrics');
-    let last: Promise<WebhookBacklog | null> | undefined;
-    /** One read per scrape for both gauges (the first gauge's collect starts it, the second reuses it). */
-    const read = () => {
-      last ??= backlog()
-        .catch((error: unknown) => {
-          logger.warn(`Webhook backlog not read: ${error instanceof Error ? error.message : String(error)}`);
-          return null;
-        })
-        .finally(() => setImmediate(() => (last = undefined)));
-      return last;
-    };
+    let backlog: WebhookBacklog | null = null;
+    metrics.beforeEachScrape(async () => {
+      backlog = null;
+      if (!this.readBacklog) return;
+      backlog = await this.readBacklog().catch((error: unknown) => {
+        logger.warn(`Webhook backlog not read: ${error instanceof Error ? error.message : String(error)}`);
+        return null;
+      });
+    });
     new Gauge({
       name: `${METRIC_PREFIX}webhook_deliveries_pending`,
       help: 'Webhook deliveries waiting to be delivered (new, or failed and waiting for their retry).',
       registers: [metrics.registry],
-      async collect() {
-        const value = await read();
-        if (value) this.set(value.pending);
+      collect() {
+        if (backlog) this.set(backlog.pending);
       },
     });
     new Gauge({
       name: `${METRIC_PREFIX}webhook_oldest_pending_seconds`,
       help: 'Age of the oldest pending webhook delivery (since it was created, when its event was fanned out); 0 when none is pending.',
       registers: [metrics.registry],
-      async collect() {
-        const value = await read();
-        if (value) this.set(value.oldestPendingSeconds);
+      collect() {
+        if (backlog) this.set(backlog.oldestPendingSeconds);
       },
     });
   }
@@ -94,27 +90,20 @@ export class WebhookMetrics {
 export class JobQueueGauges {
   constructor(metrics: MetricsRegistry, jobs: JobsAdmin) {
     const logger = new Logger('Metrics');
-    let last: Promise<QueueBacklog[]> | undefined;
-    const read = () => {
-      last ??= jobs
-        .backlog()
-        .catch((error: unknown) => {
-          logger.warn(
-            `Job queue backlog not read: ${error instanceof Error ? error.message : String(error)}`,
-          );
-          return [];
-        })
-        .finally(() => setImmediate(() => (last = undefined)));
-      return last;
-    };
+    let queues: QueueBacklog[] = [];
+    metrics.beforeEachScrape(async () => {
+      queues = await jobs.backlog().catch((error: unknown) => {
+        logger.warn(`Job queue backlog not read: ${error instanceof Error ? error.message : String(error)}`);
+        return [];
+      });
+    });
     const gauge = (name: string, help: string, value: (queue: QueueBacklog) => number) =>
       new Gauge({
         name: `${METRIC_PREFIX}${name}`,
         help,
         labelNames: ['queue'],
         registers: [metrics.registry],
-        async collect() {
-          const queues = await read();
+        collect() {
           this.reset();
           for (const queue of queues) this.set({ queue: queue.name }, value(queue));
         },

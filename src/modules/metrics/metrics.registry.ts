@@ -14,6 +14,7 @@ export const METRIC_PREFIX = 'cas_';
 @Injectable()
 export class MetricsRegistry {
   readonly registry = new Registry();
+  private readonly readers: (() => Promise<void>)[] = [];
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -23,8 +24,18 @@ export class MetricsRegistry {
     return this.registry.contentType;
   }
 
+  /**
+   * Work a scrape does before the gauges are read: the database reads of the background gauges
+   * (job queue, webhooks). They end first, so the database pool's gauges, read with the others
+   * at once, do not count the scrape's own queries.
+   */
+  beforeEachScrape(read: () => Promise<void>): void {
+    this.readers.push(read);
+  }
+
   /** The exposition text: every series of this instance, gauges read at this moment. */
-  render(): Promise<string> {
+  async render(): Promise<string> {
+    for (const read of this.readers) await read();
     return this.registry.metrics();
   }
 }
