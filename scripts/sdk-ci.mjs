@@ -184,28 +184,26 @@ const dataDir = mkdtempSync(join(tmpdir(), 'sdk-ci-'));
 const service = startService(dataDir);
 service.catch(() => undefined); // awaited below; a failure is reported by the example's check
 try {
-  // Packing compiles the SDK again (its prepack): alongside the compile and the unit tests.
-  await Promise.all([
-    (async () => {
-      await check('SDK, its tests and example compile', async () => {
-        await run(process.execPath, [TSC, '-p', 'clients/typescript'], { cwd: ROOT });
-      });
-      await check('SDK unit tests (retries, pagination, text answers, webhooks)', async () => {
-        const { stdout } = await run(
-          process.execPath,
-          ['--test', '--test-reporter=spec', 'dist/test/*.test.js'],
-          {
-            cwd: SDK,
-            timeout: 60_000,
-          },
-        );
-        return summary(stdout);
-      });
-    })(),
-    check('SDK packs, installs from its tarball, imports and type-checks through its exports', () =>
-      packAndInstall(),
-    ),
-  ]);
+  // One after another: packing compiles the SDK again (its prepack empties and rebuilds
+  // dist/src), the directory the compile writes and the unit tests import. Run side by side, the
+  // tarball once held half-written declarations (CI: `number` not assignable to `never`).
+  await check('SDK, its tests and example compile', async () => {
+    await run(process.execPath, [TSC, '-p', 'clients/typescript'], { cwd: ROOT });
+  });
+  await check('SDK unit tests (retries, pagination, text answers, webhooks)', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--test', '--test-reporter=spec', 'dist/test/*.test.js'],
+      {
+        cwd: SDK,
+        timeout: 60_000,
+      },
+    );
+    return summary(stdout);
+  });
+  await check('SDK packs, installs from its tarball, imports and type-checks through its exports', () =>
+    packAndInstall(),
+  );
   await check('SDK, document and Postman collection are current (npm run sdk:check)', async () => {
     const { base } = await service;
     const { stdout } = await run(
