@@ -9,10 +9,11 @@
  *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/main-thread-split.mjs \
  *     [--transactions 30000] [--runs 3] [--year 2024]
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { history, insertAccount, token } from './harness.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,35 +40,6 @@ const { computeCostBasis } = await import('../dist/src/domain/cost-basis/index.j
 const tax = await import('../dist/src/domain/tax/index.js');
 const { SeededRandom } = await import('../dist/src/domain/random/seeded-random.js');
 const { sandboxTenantId } = await import('../dist/src/modules/sandbox/sandbox-ids.js');
-
-function* history(count) {
-  const random = new SeededRandom('bench:main-thread-split');
-  const held = { BTC: 0, ETH: 0, SOL: 0 };
-  const price = { BTC: 9_000, ETH: 180, SOL: 2 };
-  const start = Date.parse('2020-01-01T00:00:00Z');
-  const step = Math.floor((Date.parse('2026-01-01T00:00:00Z') - start) / count);
-  for (let i = 0; i < count;) {
-    const symbol = ['BTC', 'ETH', 'SOL'][random.int(0, 2)];
-    price[symbol] = Math.max(0.5, price[symbol] * Math.exp(0.03 * random.normal()));
-    const priceUsd = price[symbol].toFixed(2);
-    const sell = held[symbol] > 0 && random.next() < 0.3;
-    const amount = sell
-      ? Math.floor(held[symbol] * (0.1 + 0.4 * random.next()) * 1e8) / 1e8
-      : Math.floor(((100 + 2_000 * random.next()) / price[symbol]) * 1e8) / 1e8;
-    if (amount <= 0) continue;
-    held[symbol] = Math.round((held[symbol] + (sell ? -amount : amount)) * 1e8) / 1e8;
-    yield [
-      `bench-${String(i).padStart(6, '0')}`,
-      symbol,
-      sell ? 'sell' : 'buy',
-      amount.toFixed(8),
-      priceUsd,
-      (Number(priceUsd) * amount * 0.0026).toFixed(2),
-      new Date(start + i * step),
-    ];
-    i++;
-  }
-}
 
 /** The longest gap between 1 ms timer ticks while `action` runs: how long the loop was held. */
 async function longestStall(action) {
@@ -106,47 +78,15 @@ try {
   await app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
   const tenantId = sandboxTenantId('sandbox');
-  const accountId = randomUUID();
   await admin.query(`SET search_path TO ${SCHEMA}`);
-  await admin.query(
-    `INSERT INTO account (id, tenant_id, collection_id, identity, platform, source, sync_status, connection_status,
-       balance_source, last_synced_at, created_on)
-     VALUES ($1, $2, $3, $4, 'kraken', 'csv', 'synced', 'connected', 'calculated', now(), now())`,
-    [accountId, tenantId, randomUUID(), `bench-split-${COUNT}`],
-  );
-  let batch = [];
-  const flush = async () => {
-    const params = [tenantId, accountId];
-    const values = batch.map((row) => {
-      const at = params.length;
-      params.push(...row);
-      const p = (i) => `$${at + i}`;
-      return `($1, $2, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}::numeric, ${p(5)}::numeric, ${p(6)}::numeric, ${p(7)}::timestamptz, NULL)`;
-    });
-    await admin.query(
-      `INSERT INTO "transaction" (tenant_id, account_id, transaction_id, symbol, direction, amount, price_usd, fee_usd, occurred_at, transfer_id)
-       VALUES ${values.join(', ')}`,
-      params,
-    );
-    batch = [];
-  };
-  for (const row of history(COUNT)) {
-    batch.push(row);
-    if (batch.length === 1_000) await flush();
-  }
-  if (batch.length) await flush();
-  await admin.query('ANALYZE "transaction"');
+  const accountId = await insertAccount((sql, params) => admin.query(sql, params), {
+    tenantId,
+    identity: `bench-split-${COUNT}`,
+    rows: history(SeededRandom, COUNT),
+  });
 
-  const token = (
-    await (
-      await fetch(`${base}/v1/api/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }),
-      })
-    ).json()
-  ).result.accessToken;
-  const headers = { authorization: `Bearer ${token}` };
+  const accessToken = await token(base);
+  const headers = { authorization: `Bearer ${accessToken}` };
 
   // A 1099-DA file of the year's lines (every line per lot: the matching's common case), at most 5,000.
   const gainsLines = JSON.parse(

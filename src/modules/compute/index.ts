@@ -11,6 +11,7 @@ export {
   reviveForm8949Line,
   reviveLineTotals,
   reviveTermLineTotals,
+  type Form1099DaOutcome,
   type MethodData,
   type OpenLotsData,
   type SelectionData,

@@ -12,7 +12,6 @@ import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import type { CostBasisMethod } from '../../domain/cost-basis/index.js';
 import {
   FIRST_TAX_YEAR,
-  type Form1099DaReconciliation,
   type BoxTotals,
   type Form8949Line,
   type Form8949LineJson,
@@ -26,6 +25,7 @@ import {
   reviveForm8949Line,
   reviveLineTotals,
   reviveTermLineTotals,
+  type Form1099DaOutcome,
   type TaxYearData,
 } from '../compute/index.js';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
@@ -71,23 +71,12 @@ export interface TaxReportScope {
 
 export interface GainsReport extends TaxReportScope, GainsSummary {}
 
-export interface Form1099DaReport extends TaxReportScope {
-  readonly brokerLines: number;
-  readonly serviceLines: number;
-  /** Over the whole file, whatever the page. */
-  readonly counts: {
-    readonly matched: number;
-    readonly different: number;
-    readonly unmatchedBroker: number;
-    readonly unmatchedService: number;
-  };
-  readonly brokerProceedsUsd: string;
-  readonly serviceProceedsUsd: string;
-  /** This page of each list: at most `limit` items, from the cursor's position on. */
-  readonly page: Pick<
-    Form1099DaReconciliation,
-    'matched' | 'different' | 'unmatchedBroker' | 'unmatchedService'
-  >;
+/**
+ * The worker's reconciliation (counts and totals over the whole file, `page`: at most `limit` items
+ * of each list from the cursor's position on) with the scope, and the cursor of the next page.
+ */
+export interface Form1099DaReport
+  extends TaxReportScope, Omit<Form1099DaOutcome, 'readiness' | 'more' | 'outcome'> {
   /** null: no list has more. */
   readonly nextCursor: string | null;
 }

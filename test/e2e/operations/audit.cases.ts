@@ -67,6 +67,18 @@ describe('audit trail (e2e)', () => {
       .expect(200);
     return res.body.entries as Entry[];
   };
+  /** GET a JSON Lines export (`application/x-ndjson`, which supertest does not buffer as text). */
+  const exportJsonl = (qs: string) =>
+    t.http
+      .get(`/admin/audit/export?format=jsonl${qs}`)
+      .set(bearer(admin))
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => done(null, text));
+      })
+      .expect(200);
   const byRequest = async (requestId: string) =>
     (await query({ limit: 1000 })).filter((entry) => entry.requestId === requestId);
 
@@ -299,16 +311,7 @@ describe('audit trail (e2e)', () => {
     const bySlug = await query({ tenant: 'sandbox', limit: 1000 });
     expect(bySlug.length).toBeGreaterThan(0);
     expect(bySlug).toEqual(await query({ tenantId: sandboxTenant, limit: 1000 }));
-    const exported = await t.http
-      .get('/admin/audit/export?format=jsonl&tenant=sandbox')
-      .set(bearer(admin))
-      .buffer(true)
-      .parse((res, done) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        res.on('end', () => done(null, text));
-      })
-      .expect(200);
+    const exported = await exportJsonl('&tenant=sandbox');
     expect((exported.body as string).trim().split('\n').length).toBeGreaterThanOrEqual(bySlug.length);
     for (const [qs, message] of [
       ['tenant=no-such-firm', 'Tenant "no-such-firm" does not exist.'],
@@ -335,16 +338,7 @@ describe('audit trail (e2e)', () => {
 
   it('exports CSV and JSONL with the same filters, each entry once', async () => {
     const entries = await query({ tenantId: sandboxTenant, limit: 1000 });
-    const jsonl = await t.http
-      .get(`/admin/audit/export?format=jsonl&tenantId=${sandboxTenant}`)
-      .set(bearer(admin))
-      .buffer(true)
-      .parse((res, done) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        res.on('end', () => done(null, text));
-      })
-      .expect(200);
+    const jsonl = await exportJsonl(`&tenantId=${sandboxTenant}`);
     expect(jsonl.headers['content-type']).toMatch(/application\/x-ndjson/);
     const lines = (jsonl.body as string)
       .trim()
@@ -401,16 +395,7 @@ describe('audit trail (e2e)', () => {
   });
 
   it('an export re-verifies offline with scripts/verify-audit.mjs (docs/audit.md), and a changed line fails', async () => {
-    const res = await t.http
-      .get('/admin/audit/export?format=jsonl')
-      .set(bearer(admin))
-      .buffer(true)
-      .parse((stream, done) => {
-        let text = '';
-        stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        stream.on('end', () => done(null, text));
-      })
-      .expect(200);
+    const res = await exportJsonl('');
     const dir = mkdtempSync(join(tmpdir(), 'audit-'));
     const file = join(dir, 'audit.jsonl');
     writeFileSync(file, res.body as string);
