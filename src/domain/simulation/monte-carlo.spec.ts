@@ -78,6 +78,40 @@ describe('simulatePortfolio', () => {
     expect(result.model.jitter).toBe(0);
   });
 
+  it('gives a band per year whose percentiles are ordered and, at the horizon, are bull/base/bear', () => {
+    for (const overrides of [{}, { inflationRate: 0.03 }, { method: 'bootstrap' as const, paths: 300 }]) {
+      const result = simulatePortfolio(input(overrides));
+      expect(result.bands.map((band) => band.year)).toEqual([1, 2, 3, 4, 5]);
+      for (const band of result.bands) {
+        const values = [band.p10, band.p25, band.p50, band.p75, band.p90].map(Number);
+        expect([...values].sort((a, b) => a - b)).toEqual(values);
+        expect(band.p50).toMatch(/^\d+\.\d{2}$/);
+      }
+      const last = result.bands.at(-1)!;
+      const [bull, base, bear] = result.scenarios;
+      expect([last.p90, last.p50, last.p10]).toEqual([bull.terminalUsd, base.terminalUsd, bear.terminalUsd]);
+    }
+  });
+
+  it('without volatility every band of year y is the closed form at y years', () => {
+    const flat = Array.from({ length: 400 }, () => 0);
+    const result = simulatePortfolio({
+      assets: [{ symbol: 'A', weight: 1 }],
+      dailyLogReturns: [flat],
+      annualLogDrift: [0.1],
+      annualVolatility: [0],
+      horizonYears: 3,
+      seed: 1,
+      paths: 20,
+    });
+    for (const band of result.bands) {
+      // 10,000 · e^(0.1·y): 11,051.71 / 12,214.03 / 13,498.59 (y = 1, 2, 3).
+      const expected = (10_000 * Math.exp(0.1 * band.year)).toFixed(2);
+      expect([band.p10, band.p50, band.p90]).toEqual([expected, expected, expected]);
+    }
+    expect(result.bands.map((band) => band.p50)).toEqual(['11051.71', '12214.03', '13498.59']);
+  });
+
   it('reports cagr = (terminal / principal)^(1 / years) − 1', () => {
     const result = simulatePortfolio(input({ principalUsd: 2_500 }));
     for (const scenario of result.scenarios) {

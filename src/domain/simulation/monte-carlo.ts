@@ -74,9 +74,25 @@ export interface SimulationScenario {
   readonly cagr: number;
 }
 
+/**
+ * The spread of portfolio values at the end of one year of the horizon (a fan chart's slice):
+ * percentiles over paths, USD rounded half-up to cents, decimal text; in today's dollars when an
+ * inflation rate is given. At the horizon, p90/p50/p10 are the bull/base/bear terminal values.
+ */
+export interface YearBand {
+  readonly year: number;
+  readonly p10: string;
+  readonly p25: string;
+  readonly p50: string;
+  readonly p75: string;
+  readonly p90: string;
+}
+
 export interface SimulationResult {
   /** Always bull, base, bear in that order. */
   readonly scenarios: readonly SimulationScenario[];
+  /** One per year of the horizon, year 1 first. */
+  readonly bands: readonly YearBand[];
   readonly principalUsd: number;
   readonly horizonYears: number;
   readonly stepsPerYear: number;
@@ -149,12 +165,19 @@ export function simulatePortfolio(input: SimulationInput): SimulationResult {
   }
 
   const steps = horizonYears * stepsPerYear;
-  const { terminal, maxDrawdown } = simulatePaths(sampler, method === 'parametric', stepDrift, weights, {
-    principalUsd,
-    steps,
-    paths,
-    contributionUsd: input.periodicContributionUsd ?? 0,
-  });
+  const { terminal, maxDrawdown, yearEnds } = simulatePaths(
+    sampler,
+    method === 'parametric',
+    stepDrift,
+    weights,
+    {
+      principalUsd,
+      steps,
+      paths,
+      contributionUsd: input.periodicContributionUsd ?? 0,
+      stepsPerYear,
+    },
+  );
   // In today's dollars: every terminal value divided by the inflation over the horizon.
   const inflationRate = input.inflationRate ?? null;
   if (inflationRate !== null) {
@@ -162,6 +185,7 @@ export function simulatePortfolio(input: SimulationInput): SimulationResult {
     for (let k = 0; k < terminal.length; k++) terminal[k] /= deflator;
   }
   terminal.sort();
+  const bands = yearBands(yearEnds, horizonYears, paths, inflationRate);
   maxDrawdown.sort();
 
   const scenarios = SCENARIO_PERCENTILES.map(({ name, percentile: p }) => {
@@ -176,6 +200,7 @@ export function simulatePortfolio(input: SimulationInput): SimulationResult {
 
   return {
     scenarios,
+    bands,
     principalUsd,
     horizonYears,
     stepsPerYear,
@@ -239,9 +264,11 @@ function simulatePaths(
   antithetic: boolean,
   stepDrift: readonly number[],
   weights: Float64Array,
-  run: { principalUsd: number; steps: number; paths: number; contributionUsd: number },
-): { terminal: Float64Array; maxDrawdown: Float64Array } {
-  const { principalUsd, steps, paths, contributionUsd } = run;
+  run: { principalUsd: number; steps: number; paths: number; contributionUsd: number; stepsPerYear: number },
+): { terminal: Float64Array; maxDrawdown: Float64Array; yearEnds: Float64Array } {
+  const { principalUsd, steps, paths, contributionUsd, stepsPerYear } = run;
+  // Every path's value at the end of each year: yearEnds[year · paths + path] (year 0 = the first).
+  const yearEnds = new Float64Array((steps / stepsPerYear) * paths);
   const assetCount = weights.length;
   const twiceDrift = Float64Array.from(stepDrift, (drift) => 2 * drift);
   // One path's (or pair's) draws for every step at once (steps × assets): the normals come from
@@ -262,6 +289,7 @@ function simulatePaths(
     let twinIndex = 1;
     let twinPeak = 1;
     let twinDrawdown = 0;
+    let step = 0;
     for (let base = 0; base < draws.length; base += assetCount) {
       let growth = 0;
       let twinGrowth = 0;
@@ -284,6 +312,12 @@ function simulatePaths(
         value = Math.max(0, value + contributionUsd);
         twinValue = Math.max(0, twinValue + contributionUsd);
       }
+      step++;
+      if (step % stepsPerYear === 0) {
+        const at = (step / stepsPerYear - 1) * paths + path;
+        yearEnds[at] = value;
+        if (hasTwin) yearEnds[at + 1] = twinValue;
+      }
     }
     terminal[path] = value;
     maxDrawdown[path] = drawdown;
@@ -292,7 +326,35 @@ function simulatePaths(
       maxDrawdown[path + 1] = twinDrawdown;
     }
   }
-  return { terminal, maxDrawdown };
+  return { terminal, maxDrawdown, yearEnds };
+}
+
+/** Percentiles of each year's values over paths (deflated to today's dollars when inflation is given). */
+function yearBands(
+  yearEnds: Float64Array,
+  horizonYears: number,
+  paths: number,
+  inflationRate: number | null,
+): YearBand[] {
+  const cents = (value: number) => roundUsdToCents(new Decimal(value)).toFixed(2);
+  const bands: YearBand[] = [];
+  for (let year = 1; year <= horizonYears; year++) {
+    const values = yearEnds.slice((year - 1) * paths, year * paths);
+    if (inflationRate !== null) {
+      const deflator = Math.pow(1 + inflationRate, year);
+      for (let k = 0; k < values.length; k++) values[k] /= deflator;
+    }
+    values.sort();
+    bands.push({
+      year,
+      p10: cents(percentile(values, 0.1)),
+      p25: cents(percentile(values, 0.25)),
+      p50: cents(percentile(values, 0.5)),
+      p75: cents(percentile(values, 0.75)),
+      p90: cents(percentile(values, 0.9)),
+    });
+  }
+  return bands;
 }
 
 /**

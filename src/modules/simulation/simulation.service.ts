@@ -15,6 +15,7 @@ import {
   type SimulationMethod,
   type SimulationRisk,
   type SimulationScenario,
+  type YearBand,
 } from '../../domain/simulation/monte-carlo.js';
 import type { AssetAssumption } from '../../domain/simulation/return-assumptions.js';
 import { SimulationError, SimulationErrorCode } from '../../domain/simulation/simulation-error.js';
@@ -43,6 +44,8 @@ export interface SimulationRequest {
 export interface SimulationOutcome {
   /** In the order requested. */
   readonly scenarios: readonly SimulationScenario[];
+  /** Percentiles of value at each year's end (the client statement's fan chart). */
+  readonly bands: readonly YearBand[];
   readonly seed: number | string;
   readonly principalUsd: number;
   readonly horizonYears: number;
@@ -126,6 +129,7 @@ export class SimulationService {
       scenarios: request.scenarios.map((name) =>
         result.scenarios.find((scenario) => scenario.name === name)!,
       ),
+      bands: result.bands,
       seed,
       principalUsd: result.principalUsd,
       horizonYears: result.horizonYears,
