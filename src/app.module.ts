@@ -33,6 +33,7 @@ import { SandboxModule } from './modules/sandbox/index.js';
 import { SimulationModule } from './modules/simulation/index.js';
 import { StatusModule } from './modules/status/index.js';
 import { TaxModule } from './modules/tax/index.js';
+import { StatementsModule } from './modules/statements/index.js';
 import { TenancyModule } from './modules/tenancy/index.js';
 import { WalletsModule } from './modules/wallets/index.js';
 import { WebhooksModule } from './modules/webhooks/index.js';
@@ -68,6 +69,7 @@ export class AppModule {
         ScoringModule,
         PortfoliosModule,
         TaxModule,
+        StatementsModule,
         ReportSnapshotsModule,
         QScoreModule,
         AggregationModule,

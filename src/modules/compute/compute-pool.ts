@@ -57,7 +57,7 @@ export class ComputePool implements OnApplicationShutdown {
   async run<K extends ComputeTask['kind']>(
     task: Extract<ComputeTask, { kind: K }>,
   ): Promise<ComputeOutcomes[K]> {
-    const ledger = 'input' in task ? task.input.ledger : undefined;
+    const ledger = 'input' in task && 'ledger' in task.input ? task.input.ledger : undefined;
     const outcome = await this.workers().run(task, {
       transferList: ledger ? ledgerBuffers(ledger) : undefined,
     });

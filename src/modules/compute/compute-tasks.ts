@@ -25,6 +25,10 @@ import {
   type MethodElection,
 } from '../../domain/cost-basis/index.js';
 import { toExact } from '../../domain/money/exact-decimal.js';
+import {
+  renderClientStatementPdf,
+  type ClientStatementInput,
+} from '../../domain/statements/client-statement-pdf.js';
 import { listWindow, type ListPosition, type ListWindow } from '../../domain/paging/list-window.js';
 import {
   computeTaxYear,
@@ -103,6 +107,7 @@ export type ComputeTask =
   | { readonly kind: 'form8949'; readonly input: TaxYearData }
   | { readonly kind: 'form8949Json'; readonly input: TaxYearData }
   | { readonly kind: 'form8949Csv'; readonly input: TaxYearData }
+  | { readonly kind: 'clientStatementPdf'; readonly input: ClientStatementInput }
   | {
       readonly kind: 'form8949Pdf';
       readonly input: TaxYearData;
@@ -216,6 +221,7 @@ export type ComputeOutcome =
   | Form8949JsonOutcome
   | Form8949CsvOutcome
   | Form8949PdfOutcome
+  | Uint8Array
   | Form1099DaCheckOutcome
   | Form1099DaOutcome
   | LotsOutcome
@@ -228,6 +234,7 @@ export interface ComputeOutcomes {
   form8949Json: Form8949JsonOutcome;
   form8949Csv: Form8949CsvOutcome;
   form8949Pdf: Form8949PdfOutcome;
+  clientStatementPdf: Uint8Array;
   form1099DaCheck: Form1099DaCheckOutcome;
   form1099Da: Form1099DaOutcome;
   lots: LotsOutcome;
@@ -448,6 +455,8 @@ export function runComputeTask(task: ComputeTask): ComputeOutcome | Promise<Comp
       return form8949Csv(task.input);
     case 'form8949Pdf':
       return form8949Pdf(task.input, task.scope, task.generatedAt);
+    case 'clientStatementPdf':
+      return renderClientStatementPdf(task.input);
     case 'form1099DaCheck':
       return form1099DaCheck(task.csv, task.listedProblems);
     case 'form1099Da':

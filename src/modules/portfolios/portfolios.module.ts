@@ -21,5 +21,6 @@ import { PortfoliosService } from './portfolios.service.js';
   ],
   controllers: [PortfoliosController],
   providers: [PortfoliosRepository, PortfoliosService, PortfoliosSandboxSeed],
+  exports: [PortfoliosService],
 })
 export class PortfoliosModule {}

@@ -31,6 +31,6 @@ import { SimulationService } from './simulation.service.js';
     CapitalMarketAssumptionsRepository,
     ReturnAssumptionsService,
   ],
-  exports: [SimulationPool],
+  exports: [SimulationPool, SimulationService],
 })
 export class SimulationModule {}

@@ -9,3 +9,4 @@ export {
 } from './tax-report.service.js';
 export { toGainsReportDto, toForm8949Dto } from './tax-report.mapper.js';
 export { GainsReportDto, Form8949Dto } from './dto/tax-responses.dto.js';
+export { TaxYearFormat } from './dto/tax-queries.dto.js';

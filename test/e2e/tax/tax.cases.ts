@@ -26,7 +26,7 @@ import { startSuite } from '../../support/e2e-world.js';
 import { pdfPages, popplerAvailable } from '../../support/poppler.js';
 import { formAmount } from '../../../src/domain/tax/index.js';
 
-const escape = (text: string) => text.replace(/[().,]/g, (c) => `\\${c}`);
+const escape = (text: string) => text.replace(/[().,$]/g, (c) => `\\${c}`);
 
 const Decimal = GlobalDecimal.clone({ precision: 1_000 });
 const START = new Date('2026-03-15T12:00:00.000Z');
@@ -515,6 +515,71 @@ describe('tax reporting (e2e)', () => {
     });
   });
 
+  describe('GET /taip/client-statement (PDF)', () => {
+    const statement = (query: string, token = partner) =>
+      get(`/taip/client-statement?${query}`, token)
+        .buffer(true)
+        .parse((response, done) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+
+    it('answers a household’s statement whose holdings and realized gains are the balances’ and the gains reports’', async () => {
+      const ids = `${exchange.accountId},${wallet.accountId}`;
+      const res = await statement(`account_id=${ids}&tax_year=2024&horizon_years=5`).expect(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="client-statement-2024-${exchange.accountId.slice(0, 8)}.pdf"`,
+      );
+      const pdf = res.body as Buffer;
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      if (!popplerAvailable()) return;
+      const [first, second] = pdfPages(pdf);
+      expect(first).toContain('Household of 2 accounts');
+      // The net of the year: the two accounts' gains reports, summed to the cent.
+      const nets = await Promise.all(
+        [exchange, wallet].map(async (a) => {
+          const body = (await report(`tax_year=2024&account_id=${a.accountId}`).expect(200)).body;
+          return new Decimal(body.net_gains.replace(/[$,]/g, ''));
+        }),
+      );
+      const net = nets[0]!.plus(nets[1]!);
+      const written = (value: GlobalDecimal) =>
+        (value.isNegative() ? `($${value.abs().toFixed(2)})` : `$${value.toFixed(2)}`).replace(
+          /\B(?=(\d{3})+(?!\d))/g,
+          ',',
+        );
+      expect(first).toMatch(new RegExp(`Total\\s+\\S+\\s+\\S+\\s+${escape(written(net))}\\s*$`, 'm'));
+      // The holdings' own weights, projected 5 years from their market value.
+      expect(second).toContain('Current holdings:');
+      expect(second).toMatch(/Base \(median\)\s+\$[\d,]+\.\d\d/);
+      expect(second).toContain('Hypothetical projection for illustration only');
+    });
+
+    it('400 naming account_id or tax_year; 404 for another tenant’s account and an unknown portfolio', async () => {
+      const errorOf = async (query: string, status: number, token = partner) => {
+        const res = await get(`/taip/client-statement?${query}`, token).expect(status);
+        expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+        return res.body as { errors?: Record<string, string[]> };
+      };
+      expect((await errorOf('tax_year=2024', 400)).errors?.account_id?.join(' ')).toMatch(
+        /account_id is required/,
+      );
+      expect((await errorOf('tax_year=2024&account_id=abc', 400)).errors?.account_id).toEqual([
+        'account_id must be account UUIDs separated by commas.',
+      ]);
+      expect((await errorOf(`tax_year=20x4&account_id=${wallet.accountId}`, 400)).errors?.tax_year).toEqual([
+        'tax_year must be a four-digit year, e.g. 2024.',
+      ]);
+      await errorOf(`tax_year=2024&account_id=${wallet.accountId}`, 404, partnerB);
+      await errorOf(
+        `tax_year=2024&account_id=${wallet.accountId}&portfolio_id=00000000-0000-4000-8000-000000000000`,
+        404,
+      );
+    });
+  });
+
   describe('readiness', () => {
     let review: CreatedAccount;
 
@@ -625,7 +690,7 @@ describe('tax reporting (e2e)', () => {
       const both = await report(`tax_year=2024&account_id=${wallet.accountId}&identity=x`).expect(400);
       expect(problem(both).errors).toEqual({ identity: ['Give account_id or identity, not both.'] });
       const format = await form('tax_year=2024&format=xml').expect(400);
-      expect(problem(format).errors?.format).toEqual(['format must be json or csv.']);
+      expect(problem(format).errors?.format).toEqual(['format must be json, csv or pdf.']);
     });
 
     it('404 alike for an unknown account and for another tenant’s account or identity', async () => {

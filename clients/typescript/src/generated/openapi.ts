@@ -773,6 +773,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/taip/client-statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client statement as PDF: holdings, realized gains, allocation, projection
+         * @description For one account or a household (several `account_id`s, comma-separated): holdings with quantity, price, market value, cost basis and unrealized gain (the balances’ figures, summed per asset); the realized gains of `tax_year` per asset and term (the gains reports’ cents, summed over the accounts); an allocation chart by market value; and the projection fan chart (10th–90th and 25th–75th percentile bands, the median, bull/base/bear) of `portfolio_id`, or of the holdings’ own weights, starting from their market value, with the assumptions used and the disclosure. Letter size, two pages. The same request, data and `seed` give the same figures. An addition to the published API; docs/reports.md, "Client statement".
+         */
+        get: operations["ClientStatementController_statement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/taip/cost-basis-method": {
         parameters: {
             query?: never;
@@ -12903,6 +12923,182 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unavailable; retry shortly.",
                      *       "instance": "/roi/projection",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    ClientStatementController_statement: {
+        parameters: {
+            query: {
+                /** @description The account, or the household's accounts, comma-separated (UUIDs, 1 to 50). Another tenant's account answers 404. */
+                account_id: string;
+                /** @description Years the projection covers (1 to 30). */
+                horizon_years?: number;
+                /** @description The portfolio (GET /portfolio) whose projection the statement draws. Default: the statement’s own priced holdings, weighted by market value. */
+                portfolio_id?: string;
+                /** @description Seed of the projection’s Monte Carlo paths: the same seed, holdings and stored history draw the same fan. Default 1. */
+                seed?: number;
+                /** @description The tax year whose realized gains the statement shows: four digits, 2009 up to the current year. */
+                tax_year: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement, an application/pdf attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description A malformed parameter (named in errors). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *       "title": "One or more validation errors occurred.",
+                     *       "status": 400,
+                     *       "detail": "limit: limit must be from 1 to 1000.",
+                     *       "instance": "/taip/client-statement",
+                     *       "errors": {
+                     *         "limit": [
+                     *           "limit must be from 1 to 1000."
+                     *         ]
+                     *       },
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Bearer token missing or invalid.",
+                     *       "instance": "/taip/client-statement",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This operation needs the scope: admin.",
+                     *       "instance": "/taip/client-statement",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description An account or the portfolio does not exist for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Account not found.",
+                     *       "instance": "/taip/client-statement",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "instance": "/taip/client-statement",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred.",
+                     *       "instance": "/taip/client-statement",
+                     *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable; retry shortly.",
+                     *       "instance": "/taip/client-statement",
                      *       "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
                      *     }
                      */

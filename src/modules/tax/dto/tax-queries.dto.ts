@@ -26,7 +26,7 @@ import { DEFAULT_1099_DA_PAGE, MAX_1099_DA_PAGE } from '../form-1099-da-page.js'
 
 /** A four-digit year; the range (2009 up to the current year) is checked against the clock by the service. */
 @ValidatorConstraint({ name: 'taxYear' })
-class TaxYearFormat implements ValidatorConstraintInterface {
+export class TaxYearFormat implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
     return typeof value === 'string' && /^\d{4}$/.test(value);
   }
