@@ -6,6 +6,7 @@
  * wallet, and the failures the refresh engine must see as "source unavailable".
  */
 import { base58 } from '@scure/base';
+import { Decimal } from 'decimal.js';
 import { createServer, type AddressInfo } from 'node:net';
 import { unknownMintSymbol } from '../../../domain/chains/solana/index.js';
 import {
@@ -287,6 +288,18 @@ describe('SolanaConnector against a fake Solana JSON-RPC endpoint', () => {
       );
     expect(legs.find((l) => l.direction === 'income')!.occurredAt.toISOString()).toBe(
       '2024-06-04T00:00:00.000Z',
+    );
+    // The ledger's quantities, leg by leg, equal what the chain reports (reconciliation agrees).
+    const ledger = new Map<string, Decimal>();
+    for (const leg of legs) {
+      const sign = ['transfer_in', 'deposit', 'income'].includes(leg.direction) ? 1 : -1;
+      ledger.set(
+        leg.symbol,
+        (ledger.get(leg.symbol) ?? new Decimal(0)).plus(new Decimal(leg.amount).times(sign)),
+      );
+    }
+    expect(new Map([...ledger].map(([symbol, quantity]) => [symbol, quantity.toFixed()]))).toEqual(
+      result.reportedBalances,
     );
     // Ledger: 2 − 0.5 − 4 × 0.000005 + 0.00203928 + 0.001234567 + 0.00124 = 1.504493847 SOL.
     // Chain: ME 497,940,720 + STAKE 1,002,474,567 + two token accounts' rent 2 × 2,039,280 lamports.
