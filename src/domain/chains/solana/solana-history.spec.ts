@@ -225,7 +225,9 @@ describe('Solana history: what an address’s transactions mean for its ledger',
     });
     expect(stakeAccountsOf(ME, [staking])).toEqual([STAKE]);
     expect(stakeAccountsOf(OTHER, [staking])).toEqual([]);
-    expect(brief(transactionLegs(ME, [staking], [STAKE]))).toEqual([['fee', 'fee', 'SOL', '0.000005']]);
+    expect(brief(transactionLegs(ME, [staking], { stakeAccounts: [STAKE] }))).toEqual([
+      ['fee', 'fee', 'SOL', '0.000005'],
+    ]);
     // Without the stake account the 10 SOL would read as a withdrawal.
     expect(brief(transactionLegs(ME, [staking]))).toEqual([
       ['fee', 'fee', 'SOL', '0.000005'],
@@ -252,6 +254,17 @@ describe('Solana history: what an address’s transactions mean for its ledger',
     const receipt = tx(11, [OTHER, ME], [whale + 10_000n, 0], [10_000n - 5_000n, whale]);
     const legs = transactionLegs(ME, [receipt, receipt]);
     expect(brief(legs)).toEqual([['sol-in', 'deposit', 'SOL', '1152921504.606846976']]);
+  });
+
+  it('counts a token balance without an owner (older transactions) when its account is known to be the address’s', () => {
+    const { owner: _owner, ...anonymous } = tokenBalance(1, USDC, ME, 7_000_000n, 6);
+    const old = tx(17, [OTHER, MY_USDC], [10_000, 2_039_280], [5_000, 2_039_280], {
+      postTokens: [anonymous],
+    });
+    expect(transactionLegs(ME, [old])).toEqual([]);
+    expect(brief(transactionLegs(ME, [old], { tokenAccounts: [MY_USDC] }))).toEqual([
+      [`spl:${USDC}:in`, 'deposit', 'USDC', '7'],
+    ]);
   });
 
   it('lists the token accounts a transaction shows the address owning', () => {

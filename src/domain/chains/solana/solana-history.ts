@@ -47,7 +47,8 @@ export interface SolanaAccountKey {
 export interface SolanaTokenBalance {
   readonly accountIndex: number;
   readonly mint: string;
-  readonly owner?: string;
+  /** Absent (or null) on transactions from before nodes recorded it. */
+  readonly owner?: string | null;
   readonly programId?: string;
   readonly uiTokenAmount: {
     readonly amount: string;
@@ -272,22 +273,25 @@ interface AssetChange {
 
 /**
  * The address's legs from its transactions (each signature counted once, whatever list brought
- * it), ordered by slot, then transaction id. `stakeAccounts`: the wallet's stake accounts
- * (stakeAccountsOf, or more the caller knows of).
+ * it), ordered by slot, then transaction id. `wallet.stakeAccounts`: the wallet's stake accounts
+ * (stakeAccountsOf, or more the caller knows of). `wallet.tokenAccounts`: token accounts known to
+ * be the address's (getTokenAccountsByOwner): a token balance without an `owner` (transactions
+ * from before nodes recorded it) counts when its account is one of them.
  */
 export function transactionLegs(
   address: string,
   transactions: readonly SolanaTransaction[],
-  stakeAccounts: readonly string[] = [],
+  wallet: { readonly stakeAccounts?: readonly string[]; readonly tokenAccounts?: readonly string[] } = {},
 ): SolanaLeg[] {
-  const stake = new Set(stakeAccounts);
+  const stake = new Set(wallet.stakeAccounts ?? []);
+  const tokenAccounts = new Set(wallet.tokenAccounts ?? []);
   const seen = new Set<string>();
   const legs: SolanaLeg[] = [];
   for (const tx of transactions) {
     const signature = signatureOf(tx);
     if (seen.has(signature)) continue;
     seen.add(signature);
-    legs.push(...legsOf(address, tx, signature, stake));
+    legs.push(...legsOf(address, tx, signature, stake, tokenAccounts));
   }
   return sortLegs(legs);
 }
@@ -297,6 +301,7 @@ function legsOf(
   tx: SolanaTransaction,
   signature: string,
   stake: ReadonlySet<string>,
+  tokenAccounts: ReadonlySet<string>,
 ): SolanaLeg[] {
   const meta = tx.meta;
   if (!meta) throw new MalformedSolanaError(`transaction ${signature} has no meta`);
@@ -342,7 +347,11 @@ function legsOf(
   });
   const pre = meta.preTokenBalances ?? [];
   const post = meta.postTokenBalances ?? [];
-  for (const balance of [...pre, ...post]) if (balance.owner === address) own.add(balance.accountIndex);
+  const owned = (balance: SolanaTokenBalance) =>
+    balance.owner === address ||
+    ((balance.owner === undefined || balance.owner === null) &&
+      tokenAccounts.has(keys[balance.accountIndex]?.pubkey ?? ''));
+  for (const balance of [...pre, ...post]) if (owned(balance)) own.add(balance.accountIndex);
 
   let solDelta = fee;
   for (const index of own)
@@ -360,7 +369,7 @@ function legsOf(
       delta: solDelta,
     });
   const addToken = (balance: SolanaTokenBalance, sign: 1n | -1n) => {
-    if (balance.owner !== address || balance.mint === WSOL_MINT) return;
+    if (!owned(balance) || balance.mint === WSOL_MINT) return;
     const decimals = balance.uiTokenAmount?.decimals;
     if (!Number.isInteger(decimals) || decimals < 0 || decimals > 30)
       throw new MalformedSolanaError(`token balance of ${signature} has bad decimals ${String(decimals)}`);

@@ -442,6 +442,19 @@ describe('SolanaConnector against a fake Solana JSON-RPC endpoint', () => {
     expect(result.reportedBalances?.get('SOL')).toBe('1152921504.606846983');
   });
 
+  it('dates a transaction the node answers without a blockTime by its block’s time', async () => {
+    const [deposit] = history();
+    chain.transactions = [{ ...deposit!, blockTime: null }];
+    chain.blockTimes.set(deposit!.slot, T + 7 * DAY);
+    chain.tokenAccounts = [];
+    chain.balances.set(ME, 2_000_000_000n);
+    const result = await connector().fetch(request());
+    if (result.status !== 'ready') throw new Error('expected ready');
+    expect((await collect(result.pages)).map((l) => [l.amount, l.occurredAt.toISOString()])).toEqual([
+      ['2', '2024-06-08T00:00:00.000Z'],
+    ]);
+  });
+
   it('fails when no SOL price covers a fee’s day, naming it', async () => {
     const none = new SolanaConnector(new SolanaRpcClient({ baseUrl: url, requestTimeoutMs: 2_000 }), {
       pricesOnDate: async () => new Map(),

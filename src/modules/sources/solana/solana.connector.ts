@@ -7,7 +7,8 @@
  * - the signatures of the address, and of every token account it owns: those
  *   `getTokenAccountsByOwner` lists now (both programs) and those its own transactions show it
  *   owning (a closed one included), so a token receipt that names only the token account is seen;
- * - each transaction once (`getTransaction`, jsonParsed, version 0);
+ * - each transaction once (`getTransaction`, jsonParsed, version 0); one without a `blockTime`
+ *   (old ledger history) dated by `getBlockTime` of its slot;
  * - its stake accounts: those its transactions name with the address as an authority
  *   (stakeAccountsOf), and their inflation rewards per epoch from the first epoch one appears in
  *   to the last completed one (`getInflationReward`, dated by `getBlockTime` of the paying slot);
@@ -90,7 +91,12 @@ export class SolanaConnector implements SourceConnector {
         stop.abort();
         throw error;
       }
-      wanted.forEach((signature, i) => transactions.set(signature, fetched[i]!));
+      for (const [i, tx] of fetched.entries()) {
+        // Old transactions may carry no blockTime: the block's own time dates them.
+        const blockTime =
+          typeof tx.blockTime === 'number' ? tx.blockTime : await this.rpc.blockTime(tx.slot, signal);
+        transactions.set(wanted[i]!, blockTime === tx.blockTime ? tx : { ...tx, blockTime });
+      }
     };
 
     await read(address);
@@ -104,7 +110,10 @@ export class SolanaConnector implements SourceConnector {
     try {
       const stakeAccounts = stakeAccountsOf(address, history);
       const legs = [
-        ...transactionLegs(address, history, stakeAccounts),
+        ...transactionLegs(address, history, {
+          stakeAccounts,
+          tokenAccounts: tokenAccounts.map((account) => account.pubkey),
+        }),
         ...rewardLegs(await this.rewards(history, stakeAccounts, signal)),
       ];
       return {
