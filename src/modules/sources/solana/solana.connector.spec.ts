@@ -442,6 +442,29 @@ describe('SolanaConnector against a fake Solana JSON-RPC endpoint', () => {
     expect(result.reportedBalances?.get('SOL')).toBe('1152921504.606846983');
   });
 
+  it('asks the market store for daily prices of every mint moved or held, from the first leg’s day to today', async () => {
+    const asked: unknown[] = [];
+    const withTokens = new SolanaConnector(new SolanaRpcClient({ baseUrl: url, requestTimeoutMs: 2_000 }), {
+      ...prices,
+      ensureTokenPrices: async (tokens, fromDate, toDate) => {
+        asked.push({ tokens, fromDate, toDate });
+        return new Map(tokens.map((token) => [token.symbol, 'unpriceable' as const]));
+      },
+    });
+    const result = await withTokens.fetch(request());
+    if (result.status !== 'ready') throw new Error('expected ready');
+    expect(asked).toEqual([
+      {
+        tokens: [
+          { symbol: 'USDC', platform: 'solana', contract: USDC },
+          { symbol: unknownMintSymbol(ODD_MINT), platform: 'solana', contract: ODD_MINT },
+        ],
+        fromDate: '2024-06-01',
+        toDate: '2024-07-01',
+      },
+    ]);
+  });
+
   it('dates a transaction the node answers without a blockTime by its block’s time', async () => {
     const [deposit] = history();
     chain.transactions = [{ ...deposit!, blockTime: null }];

@@ -15,6 +15,9 @@
  * - balances as the chain reports them now: SOL = the address's `getBalance` + its stake
  *   accounts' + the lamports of its token accounts (rent, wSOL), each token by mint.
  *
+ * Every mint moved or held is handed to the market store's ensureTokenPrices (by mint, platform
+ * `solana`) so tokens get daily prices where the market provider knows them.
+ *
  * Fees and rewards carry the stored daily SOL price of their UTC day (the last stored on or before
  * it); deposits and withdrawals none. A leg with a chain transfer id is stored as a
  * `transfer_in`/`transfer_out` (an exchange's leg naming the same signature pairs with it).
@@ -61,7 +64,7 @@ export const SOLANA_SYNC_TIMEOUT_MS = 300_000;
 export class SolanaConnector implements SourceConnector {
   constructor(
     private readonly rpc: SolanaRpcClient,
-    private readonly prices: Pick<MarketPricesPort, 'pricesOnDate'>,
+    private readonly prices: Pick<MarketPricesPort, 'pricesOnDate' | 'ensureTokenPrices'>,
   ) {}
 
   describe(): SourceDescription {
@@ -116,6 +119,7 @@ export class SolanaConnector implements SourceConnector {
         }),
         ...rewardLegs(await this.rewards(history, stakeAccounts, signal)),
       ];
+      await this.ensureTokenPrices(address, legs, tokenAccounts, request.now);
       return {
         status: 'ready',
         mode: 'full',
@@ -165,6 +169,36 @@ export class SolanaConnector implements SourceConnector {
       }
     }
     return rewards;
+  }
+
+  /**
+   * Asks the market store to hold daily prices of every mint the wallet moved or holds, from its
+   * first leg's day to today (docs/market-data.md, 5a): by mint on CoinGecko's `solana` platform.
+   * A mint it cannot price stays unpriced (never a failure): its legs carry no price anyway.
+   */
+  private async ensureTokenPrices(
+    address: string,
+    legs: readonly SolanaLeg[],
+    tokenAccounts: readonly TokenAccount[],
+    now: Date,
+  ): Promise<void> {
+    if (!this.prices.ensureTokenPrices) return;
+    const mints = new Map<string, string>();
+    for (const leg of legs) if (leg.mint) mints.set(leg.mint, leg.symbol);
+    for (const account of tokenAccounts)
+      if (account.owner === address && account.mint !== WSOL_MINT && account.tokenAmount?.amount !== '0')
+        mints.set(account.mint, KNOWN_MINTS.get(account.mint)?.symbol ?? unknownMintSymbol(account.mint));
+    if (mints.size === 0) return;
+    const today = now.toISOString().slice(0, 10);
+    const first = legs.reduce<Date | null>(
+      (min, leg) => (!min || leg.occurredAt < min ? leg.occurredAt : min),
+      null,
+    );
+    await this.prices.ensureTokenPrices(
+      [...mints].map(([contract, symbol]) => ({ symbol, platform: 'solana', contract })),
+      first ? first.toISOString().slice(0, 10) : today,
+      today,
+    );
   }
 
   /** SOL of the whole wallet and every token it holds or its history touched, as the chain reports now. */
