@@ -387,6 +387,10 @@ export class AppConfig {
   @IsUrl({ require_tld: false, require_protocol: true })
   ETHEREUM_RPC_URL = 'https://ethereum-rpc.publicnode.com';
 
+  /** Solana JSON-RPC endpoint of the solana source (history, balances, staking rewards). */
+  @IsUrl({ require_tld: false, require_protocol: true })
+  SOLANA_RPC_URL = 'https://api.mainnet-beta.solana.com';
+
   /**
    * The exchange source's API hosts (docs/sources.md "Exchanges (ccxt)"): a JSON object of ccxt
    * exchange id → base URL, e.g. {"kraken":"http://127.0.0.1:8080"}, replacing the exchange's own

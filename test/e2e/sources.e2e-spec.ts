@@ -1,9 +1,9 @@
 /**
  * Sources: the refresh engine and connector faults, the wallets list, the partner link flow with
- * the bitcoin and ethereum sources, Kraken through ccxt, and transfers between an exchange and an
+ * the bitcoin, ethereum and solana sources, Kraken through ccxt, and transfers between an exchange and an
  * own wallet. One application for all of these suites (test/e2e/README.md), seeded at the suites'
  * instant (2026-03-15T12:00Z). The app knows one URL per kind of fake server (Kraken, Esplora,
- * Etherscan and its JSON-RPC): relays started here, which each suite points at fakes of its own
+ * Etherscan and its JSON-RPC, Solana JSON-RPC): relays started here, which each suite points at fakes of its own
  * (./sources/fake-relay.ts).
  *
  * Every suite links its accounts into tenants of its own. Order matters: sync runs the scheduler
@@ -24,10 +24,11 @@ useE2eWorld({
   sandbox: true,
   startAt: new Date('2026-03-15T12:00:00.000Z'),
   overrides: async () => {
-    const [kraken, esplora, ethereum] = await Promise.all([
+    const [kraken, esplora, ethereum, solana] = await Promise.all([
       relays.kraken.start(),
       relays.esplora.start(),
       relays.ethereum.start(),
+      relays.solana.start(),
     ]);
     return {
       EXCHANGE_API_URLS: JSON.stringify({ kraken }),
@@ -36,6 +37,7 @@ useE2eWorld({
       ETHERSCAN_BASE_URL: `${ethereum}/api`,
       ETHERSCAN_API_KEY: FAKE_ETHERSCAN_KEY,
       ETHEREUM_RPC_URL: `${ethereum}/rpc`,
+      SOLANA_RPC_URL: solana,
     };
   },
 });

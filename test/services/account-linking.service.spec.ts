@@ -107,7 +107,7 @@ describe('linking accounts (service tier)', () => {
     await expect(
       accounts.create(tenantId, { platform: 'coinbase', identity: identity(), source: 'sandbox' }, false),
     ).rejects.toMatchObject({
-      fieldErrors: { source: ['source must be one of: bitcoin, csv, ethereum, exchange, regional'] },
+      fieldErrors: { source: ['source must be one of: bitcoin, csv, ethereum, exchange, regional, solana'] },
     });
   });
 

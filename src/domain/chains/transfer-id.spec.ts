@@ -8,6 +8,13 @@ describe('chainTransferId: the id both ends of an on-chain move compute from its
     expect(chainTransferId(` ${hash.toLowerCase()} `)).toBe(`chain:${hash.toLowerCase()}`);
   });
 
+  it('is chain: and a Solana signature as written (base58 of 64 bytes is case-sensitive)', () => {
+    const signature =
+      '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';
+    expect(chainTransferId(signature)).toBe(`chain:${signature}`);
+    expect(chainTransferId(signature.slice(0, 60))).toBeNull();
+  });
+
   it('is null for anything that is not such a hash (a bank reference, another chain, nothing)', () => {
     for (const txid of [
       undefined,

@@ -7,15 +7,21 @@
  *
  * `chain:` and the 64 hex digits of the hash in lower case, without `0x`: bitcoin txids and
  * Ethereum transaction hashes both have that shape, whichever case or prefix a source writes.
- * Anything else (another chain's base58 signature, a bank reference, nothing) has no id: that leg
- * stays a deposit or withdrawal.
+ * A Solana transaction signature (base58 text of 64 bytes) is `chain:` and the signature as it is
+ * written (base58 is case-sensitive). Anything else (a bank reference, nothing) has no id: that
+ * leg stays a deposit or withdrawal.
  */
+import { base58 } from '@scure/base';
+
 const HASH = /^(?:0x)?([0-9a-f]{64})$/i;
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 
 export function chainTransferId(txid: string | null | undefined): string | null {
   if (typeof txid !== 'string') return null;
-  const match = HASH.exec(txid.trim());
-  return match ? `chain:${match[1]!.toLowerCase()}` : null;
+  const text = txid.trim();
+  const match = HASH.exec(text);
+  if (match) return `chain:${match[1]!.toLowerCase()}`;
+  return BASE58.test(text) && base58.decode(text).length === 64 ? `chain:${text}` : null;
 }
 
 /**

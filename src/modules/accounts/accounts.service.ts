@@ -12,6 +12,7 @@ import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { identityProblem } from '../../common/validation/account-identity.js';
 import { isBitcoinAddress } from '../../domain/chains/bitcoin/index.js';
 import { isEthereumAddress } from '../../domain/chains/ethereum/index.js';
+import { isSolanaAddress } from '../../domain/chains/solana/index.js';
 import {
   ACCOUNT_EVENTS,
   NO_ACCOUNT_EVENTS,
@@ -80,15 +81,18 @@ const isAccountCursor = (value: unknown): value is AccountCursor =>
 const ADDRESS_FORMATS: Record<string, RegExp> = {
   bitcoin: /^(bc1[02-9ac-hj-np-z]{11,87}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/,
   ethereum: /^0x[0-9a-fA-F]{40}$/,
+  solana: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
 };
 
 /**
  * Address checks by chain for sources that watch the address (their description links
- * addresses), with the domain's parsers: bech32/bech32m and base58check checksums; EIP-55.
+ * addresses), with the domain's parsers: bech32/bech32m and base58check checksums; EIP-55;
+ * Solana: base58 of 32 bytes.
  */
 const ADDRESS_CHECKS: Record<string, (address: string) => boolean> = {
   bitcoin: (address) => isBitcoinAddress(address),
   ethereum: (address) => isEthereumAddress(address),
+  solana: (address) => isSolanaAddress(address),
 };
 
 /** How long the link flow waits for a source to say whether credentials work. */

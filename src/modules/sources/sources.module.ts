@@ -32,6 +32,8 @@ import { RefreshService } from './refresh/refresh.service.js';
 import { SourceFetcher } from './refresh/source-fetcher.js';
 import { SourceSchedules } from './refresh/source-schedule.js';
 import { SandboxConnector } from './sandbox/sandbox.connector.js';
+import { SOLANA_SYNC_TIMEOUT_MS, SolanaConnector } from './solana/solana.connector.js';
+import { SolanaRpcClient } from './solana/solana-rpc.client.js';
 import { ImportFileService } from './exports/import-file.service.js';
 
 @Module({
@@ -64,6 +66,11 @@ import { ImportFileService } from './exports/import-file.service.js';
             prices,
             { rpcUrl: config.ETHEREUM_RPC_URL },
           ),
+        );
+        registry.register(
+          'solana',
+          new SolanaConnector(new SolanaRpcClient({ baseUrl: config.SOLANA_RPC_URL }), prices),
+          { timeoutMs: SOLANA_SYNC_TIMEOUT_MS },
         );
         const genericIds = config.exchangeGenericIds;
         // Only an operator who allows generic exchanges pays for loading ccxt at start-up.

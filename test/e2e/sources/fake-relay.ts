@@ -1,6 +1,6 @@
 /**
  * The fake servers' addresses for sources.e2e-spec.ts. The file's app is configured once with one
- * URL per kind of fake (Kraken, Esplora, Etherscan with its JSON-RPC); each suite starts fakes of
+ * URL per kind of fake (Kraken, Esplora, Etherscan with its JSON-RPC, Solana JSON-RPC); each suite starts fakes of
  * its own, as when it had an app of its own, and points the relay of their kind at them in its
  * `beforeAll`. A relay forwards every request as it came (method, path, query, headers, body) to
  * the fake it points at and the answer back, so a fake sees the same requests (signatures
@@ -64,4 +64,5 @@ export const relays = {
   kraken: new FakeRelay('Kraken'),
   esplora: new FakeRelay('Esplora'),
   ethereum: new FakeRelay('Etherscan/JSON-RPC'),
+  solana: new FakeRelay('Solana JSON-RPC'),
 };

@@ -1,11 +1,13 @@
 /**
  * The partner link flow (issue 15 item 5) with the real bitcoin and ethereum sources (items 2, 3)
- * against local fakes: a fake Esplora, a fake Etherscan-compatible API and JSON-RPC endpoint. A
- * partner links a zpub and an Ethereum address over REST, watches them sync, and reads balances,
- * transactions, gains and the checksum; every error path of POST/PUT/DELETE /v1/api/accounts; the
+ * and the solana source (issue 30 item 1) against local fakes: a fake Esplora, a fake
+ * Etherscan-compatible API and JSON-RPC endpoint, a fake Solana JSON-RPC endpoint. A partner
+ * links a zpub, an Ethereum address and a Solana address over REST, watches them sync, and reads
+ * balances, transactions, gains and the checksum; every error path of POST/PUT/DELETE /v1/api/accounts; the
  * credentials path through a test exchange connector that declares `linking` like a real one; the
  * admin API's reconnect and xpub link. The partners are two tenants of the suite's own.
  */
+import { base58 } from '@scure/base';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Decimal } from 'decimal.js';
@@ -27,6 +29,12 @@ import {
 import { bearer, registerConnector } from '../../factories/accounts.factory.js';
 import { FakeEsplora } from '../../fakes/esplora-fake-server.js';
 import { FAKE_ETHERSCAN_KEY, FakeEthereum } from '../../fakes/ethereum-fake-server.js';
+import {
+  buildTransaction,
+  FakeSolanaRpc,
+  tokenBalance,
+  TOKEN_PROGRAM,
+} from '../../fakes/solana-fake-server.js';
 import { startSuite, type SuiteApp, type SuiteTenant } from '../../support/e2e-world.js';
 import { SANDBOX } from '../../support/test-app.js';
 import { relays } from './fake-relay.js';
@@ -94,6 +102,46 @@ const token = (n: number, value: bigint, contractAddress: string, decimals: numb
   logIndex: '1',
 });
 
+// ---- Solana: a deposit, a payment with its fee, USDC into a token account the sender opened ----
+const solKey = (n: number) => base58.encode(new Uint8Array(32).fill(n));
+const solSig = (n: number) => base58.encode(new Uint8Array(64).fill(n));
+const SOL_ME = solKey(41);
+const SOL_OTHER = solKey(42);
+const SOL_MY_USDC = solKey(43);
+const SOL_OTHER_USDC = solKey(44);
+const SPL_USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+const solAt = (n: number) => ({ signature: solSig(n), slot: 325_000_000 + n, blockTime: T + n * 3_600 });
+/** Lamports: ME 0 → 2,000,000,000 → 1,499,995,000 (0.5 SOL + 5,000 fee); MY_USDC 0 → 2,039,280 rent. */
+const solanaHistory = () => [
+  buildTransaction({
+    ...solAt(1),
+    keys: [
+      { pubkey: SOL_OTHER, pre: 9_000_000_000, post: 6_999_995_000 },
+      { pubkey: SOL_ME, pre: 0, post: 2_000_000_000 },
+    ],
+  }),
+  buildTransaction({
+    ...solAt(2),
+    keys: [
+      { pubkey: SOL_ME, pre: 2_000_000_000, post: 1_499_995_000 },
+      { pubkey: SOL_OTHER, pre: 6_999_995_000, post: 7_499_995_000 },
+    ],
+  }),
+  buildTransaction({
+    ...solAt(3),
+    keys: [
+      { pubkey: SOL_OTHER, pre: 7_499_995_000, post: 7_497_950_720 },
+      { pubkey: SOL_OTHER_USDC, pre: 2_039_280, post: 2_039_280 },
+      { pubkey: SOL_MY_USDC, pre: 0, post: 2_039_280 },
+    ],
+    preTokens: [tokenBalance(1, SPL_USDC, SOL_OTHER, 1_000_000_000n, 6)],
+    postTokens: [
+      tokenBalance(1, SPL_USDC, SOL_OTHER, 750_000_000n, 6),
+      tokenBalance(2, SPL_USDC, SOL_ME, 250_000_000n, 6),
+    ],
+  }),
+];
+
 /** A stand-in exchange source, declared as the ccxt sources will be: linked with credentials. */
 class TestExchangeConnector implements SourceConnector {
   verified: Record<string, string>[] = [];
@@ -137,9 +185,10 @@ class TestExchangeConnector implements SourceConnector {
   }
 }
 
-describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => {
+describe('partner link flow with the bitcoin, ethereum and solana sources (e2e)', () => {
   const esplora = new FakeEsplora();
   const chain = new FakeEthereum();
+  const solana = new FakeSolanaRpc();
   const exchange = new TestExchangeConnector();
   let t: SuiteApp;
   let partner: string;
@@ -151,9 +200,28 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
   let unregister: () => void;
 
   beforeAll(async () => {
-    const [esploraUrl, chainUrl] = await Promise.all([esplora.start(), chain.start()]);
+    const [esploraUrl, chainUrl, solanaUrl] = await Promise.all([
+      esplora.start(),
+      chain.start(),
+      solana.start(),
+    ]);
     relays.esplora.to(esploraUrl);
     relays.ethereum.to(chainUrl);
+    relays.solana.to(solanaUrl);
+    solana.transactions = solanaHistory();
+    solana.balances.set(SOL_ME, 1_499_995_000n);
+    solana.tokenAccounts = [
+      {
+        pubkey: SOL_MY_USDC,
+        owner: SOL_ME,
+        mint: SPL_USDC,
+        programId: TOKEN_PROGRAM,
+        amount: 250_000_000n,
+        decimals: 6,
+        lamports: 2_039_280n,
+      },
+    ];
+    solana.epoch = 760;
     esplora.setTransactions([coinbase, payment]);
     chain.normal = [normal(1, OTHER, me, 2n * 10n ** 18n), normal(2, me, OTHER, 5n * 10n ** 17n)];
     chain.tokens = [token(3, 250_000_000n, USDC, 6), token(4, 10n ** 21n, SPAM, 18)];
@@ -166,6 +234,7 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
         ETHERSCAN_BASE_URL: `${relays.ethereum.url}/api`,
         ETHERSCAN_API_KEY: FAKE_ETHERSCAN_KEY,
         ETHEREUM_RPC_URL: `${relays.ethereum.url}/rpc`,
+        SOLANA_RPC_URL: relays.solana.url,
       },
       { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')), tenant: true },
     );
@@ -181,7 +250,7 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
   afterAll(async () => {
     unregister?.();
     await t?.close();
-    await Promise.all([esplora.stop(), chain.stop()]);
+    await Promise.all([esplora.stop(), chain.stop(), solana.stop()]);
   });
 
   /** The problem inside a /v1/api error envelope. */
@@ -396,6 +465,61 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
     });
   });
 
+  describe('a Solana address', () => {
+    let accountId: string;
+
+    it('links with 202 and syncs; the ledger’s balances equal the chain’s', async () => {
+      const res = await link({ platform: 'solana', identity: 'hh-1/phantom', address: SOL_ME }).expect(202);
+      expect(res.body.result).toMatchObject({ address: SOL_ME, chain: 'solana', syncStatus: 'syncing' });
+      accountId = res.body.result.accountId;
+      expect(await untilSettled(accountId)).toMatchObject({
+        syncStatus: 'synced',
+        balanceSource: 'source_reported',
+      });
+      // The USDC receipt names only the token account: it came through that account's signatures.
+      expect(
+        solana.requests.filter((r) => r.method === 'getSignaturesForAddress').map((r) => r.params[0]),
+      ).toEqual([SOL_ME, SOL_MY_USDC]);
+    });
+
+    it('reads SOL moves as transfers, the fee priced, USDC by mint and the rent the sender paid', async () => {
+      const res = await get(`/v1/api/account/${accountId}/transactions`).expect(200);
+      const rows = (res.body.result.transactions as Record<string, string | null>[]).map((tx) => [
+        tx.direction,
+        tx.symbol,
+        tx.amount,
+        tx.price === null ? null : 'priced',
+      ]);
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          ['transfer_in', 'SOL', '2', null],
+          ['transfer_out', 'SOL', '0.5', null],
+          ['fee', 'SOL', '0.000005', 'priced'],
+          ['transfer_in', 'SOL', '0.00203928', null],
+          ['transfer_in', 'USDC', '250', null],
+        ]),
+      );
+      expect(rows).toHaveLength(5);
+      const balances = (await get(`/v1/api/account/${accountId}/balances`).expect(200)).body.result
+        .balances as Record<string, string>[];
+      const quantity = (symbol: string) =>
+        new Decimal(balances.find((b) => b.symbol === symbol)!.balance).toString();
+      // 2 − 0.5 − 0.000005 + 0.00203928 = 1.50203428 SOL = 1,499,995,000 + 2,039,280 lamports.
+      expect(quantity('SOL')).toBe('1.50203428');
+      expect(quantity('USDC')).toBe('250');
+    });
+
+    it('has a checksum over its five rows equal to the reference script', async () => {
+      const transactions = (await get(`/v1/api/account/${accountId}/transactions`).expect(200)).body.result
+        .transactions;
+      const res = await get('/v1/api/checksum?identity=hh-1%2Fphantom').expect(200);
+      expect(referenceChecksum(accountId, transactions)).toEqual({
+        checksum: res.body.result.checksum,
+        rowCount: 5,
+      });
+    });
+  });
+
   describe('an exchange linked with credentials (a test source declaring linking)', () => {
     let accountId: string;
 
@@ -505,6 +629,13 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
       ],
       ['an ethereum address that is too short', { platform: 'ethereum', address: '0x1234' }, 'address'],
       ['an xpub on ethereum', { platform: 'ethereum', xpub: ZPUB }, 'xpub'],
+      [
+        'a solana address of 33 bytes',
+        { platform: 'solana', address: base58.encode(new Uint8Array(33).fill(7)) },
+        'address',
+      ],
+      ['an ethereum address on solana', { platform: 'solana', address: ME }, 'address'],
+      ['an xpub on solana', { platform: 'solana', xpub: ZPUB }, 'xpub'],
       ['credentials on bitcoin', { platform: 'bitcoin', credentials: { apiKey: 'k' } }, 'credentials'],
       ['address and xpub together', { platform: 'bitcoin', address: BTC_ADDRESS, xpub: ZPUB }, 'xpub'],
       ['nothing to watch', { platform: 'bitcoin' }, 'address'],
@@ -547,7 +678,7 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
     it('lists the linkable platforms on an unknown one', async () => {
       const res = await link({ platform: 'nasdaq', identity: 'x', address: BTC_ADDRESS }).expect(400);
       expect(problem(res).errors.platform[0]).toMatch(
-        /binanceus, bitcoin, bitstamp, coinbase, ethereum, gemini, kraken, okx, testex/,
+        /binanceus, bitcoin, bitstamp, coinbase, ethereum, gemini, kraken, okx, solana, testex/,
       );
     });
 

@@ -1447,7 +1447,7 @@ export interface components {
              * @enum {string}
              */
             balanceSource: "source_reported" | "calculated";
-            /** @description Chain of the address (bitcoin, ethereum); null for exchange accounts. */
+            /** @description Chain of the address (bitcoin, ethereum, solana); null for exchange accounts. */
             chain: string | null;
             /**
              * Format: uuid
@@ -1492,7 +1492,7 @@ export interface components {
              * @enum {string}
              */
             balanceSource: "source_reported" | "calculated";
-            /** @description Chain of the address (bitcoin, ethereum); null for exchange accounts. */
+            /** @description Chain of the address (bitcoin, ethereum, solana); null for exchange accounts. */
             chain: string | null;
             /**
              * Format: uuid
@@ -1551,7 +1551,7 @@ export interface components {
              * @example sandbox
              * @enum {string}
              */
-            source: "sandbox" | "csv" | "bitcoin" | "ethereum" | "exchange";
+            source: "sandbox" | "csv" | "bitcoin" | "ethereum" | "solana" | "exchange";
             /**
              * @description `syncing`: initial synchronisation not finished; `synced`: the last refresh succeeded; `reconnect_required`: the source rejected the authorization (the end client must reconnect); `error`: the last refresh failed (cached data, if any, is still served).
              * @enum {string}
@@ -2104,7 +2104,7 @@ export interface components {
              */
             address?: string;
             /**
-             * @description Chain of the address: bitcoin, ethereum, ...; requires address.
+             * @description Chain of the address: bitcoin, ethereum, solana, ...; requires address.
              * @example ethereum
              */
             chain?: string;
@@ -2133,11 +2133,11 @@ export interface components {
              */
             sandboxProfile?: "normal" | "slow_initial_sync" | "reconnect_required" | "outage_after_first_sync";
             /**
-             * @description Connector that fetches the history: `csv` (imports), `bitcoin` (watch-only address or xpub/ypub/zpub, from an Esplora API), `ethereum` (watch-only address: ETH and ERC-20, from an Etherscan-compatible API), `exchange` (an exchange account by read-only API key through ccxt: coinbase, kraken, gemini, binanceus, bitstamp, okx, and the ccxt ids of EXCHANGE_GENERIC_IDS), or `sandbox` (synthetic; not in production).
+             * @description Connector that fetches the history: `csv` (imports), `bitcoin` (watch-only address or xpub/ypub/zpub, from an Esplora API), `ethereum` (watch-only address: ETH and ERC-20, from an Etherscan-compatible API), `solana` (watch-only address: SOL, SPL tokens and staking rewards, from Solana JSON-RPC), `exchange` (an exchange account by read-only API key through ccxt: coinbase, kraken, gemini, binanceus, bitstamp, okx, and the ccxt ids of EXCHANGE_GENERIC_IDS), or `sandbox` (synthetic; not in production).
              * @example sandbox
              * @enum {string}
              */
-            source: "sandbox" | "csv" | "bitcoin" | "ethereum" | "exchange";
+            source: "sandbox" | "csv" | "bitcoin" | "ethereum" | "solana" | "exchange";
             /** @description Sandbox slow_initial_sync only: minutes until the initial sync completes (default 15). */
             syncDelayMinutes?: number;
             /**

@@ -88,7 +88,7 @@ export class CreateAccountDto {
   address?: string;
 
   @ApiPropertyOptional({
-    description: 'Chain of the address: bitcoin, ethereum, ...; requires address.',
+    description: 'Chain of the address: bitcoin, ethereum, solana, ...; requires address.',
     example: 'ethereum',
   })
   @IsOptional()

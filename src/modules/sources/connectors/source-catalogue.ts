@@ -8,6 +8,7 @@ import { CSV_SOURCE } from '../csv/csv.source.js';
 import { ETHEREUM_SOURCE } from '../ethereum/ethereum.source.js';
 import { EXCHANGE_SOURCE } from '../exchange/exchange.source.js';
 import { SANDBOX_SOURCE } from '../sandbox/sandbox.source.js';
+import { SOLANA_SOURCE } from '../solana/solana.source.js';
 import type { SourceDescription, SourceLinkExample } from './source-connector.js';
 
 export const SOURCE_CATALOGUE: Readonly<Record<string, SourceDescription>> = {
@@ -15,6 +16,7 @@ export const SOURCE_CATALOGUE: Readonly<Record<string, SourceDescription>> = {
   csv: CSV_SOURCE,
   bitcoin: BITCOIN_SOURCE,
   ethereum: ETHEREUM_SOURCE,
+  solana: SOLANA_SOURCE,
   exchange: EXCHANGE_SOURCE,
 };
 

@@ -30,7 +30,7 @@ describe('backoffDelayMs', () => {
 describe('SourceSchedules', () => {
   it('has a schedule per shipped source and the fixed 30-minute rule for any other', () => {
     const schedules = new SourceSchedules(config());
-    for (const source of ['sandbox', 'csv', 'bitcoin', 'ethereum', 'exchange'])
+    for (const source of ['sandbox', 'csv', 'bitcoin', 'ethereum', 'solana', 'exchange'])
       expect(schedules.of(source)).toBe(SOURCE_SCHEDULES[source]);
     expect(schedules.of('anything-else')).toBe(DEFAULT_SOURCE_SCHEDULE);
     expect(DEFAULT_SOURCE_SCHEDULE).toEqual({
@@ -54,7 +54,7 @@ describe('SourceSchedules', () => {
     expect(schedules.of('csv')).toEqual({ ...SOURCE_SCHEDULES.csv, intervalMs: MINUTE });
   });
 
-  const SOURCES = '(sources: bitcoin, csv, ethereum, exchange, sandbox)';
+  const SOURCES = '(sources: bitcoin, csv, ethereum, exchange, sandbox, solana)';
   const SETTINGS = '(settings: intervalMs, maxConcurrent, backoff)';
   it.each([
     ['not json', `REFRESH_SCHEDULES must be a JSON object keyed by source ${SOURCES}.`],

@@ -76,6 +76,15 @@ export const SOURCE_SCHEDULES: Readonly<Record<string, SourceSchedule>> = {
     maxConcurrent: 2,
     backoff: { baseMs: MINUTE_MS, capMs: 2 * HOUR_MS, jitter: 0.5 },
   },
+  /**
+   * Solana JSON-RPC: one getTransaction per signature on every refresh, and public endpoints allow
+   * about 100 requests / 10 s per IP (429 beyond): one wallet at a time, backing off like an exchange.
+   */
+  solana: {
+    intervalMs: 30 * MINUTE_MS,
+    maxConcurrent: 1,
+    backoff: { baseMs: 2 * MINUTE_MS, capMs: 6 * HOUR_MS, jitter: 0.5 },
+  },
   /** ccxt exchanges (every exchange platform shares the source's slots). */
   exchange: EXCHANGE,
 };
