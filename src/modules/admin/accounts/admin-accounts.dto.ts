@@ -88,7 +88,8 @@ export class CreateAccountDto {
   address?: string;
 
   @ApiPropertyOptional({
-    description: 'Chain of the address: bitcoin, ethereum, ...; requires address.',
+    description:
+      'Chain of the address: bitcoin, ethereum, base, arbitrum, optimism, polygon, ...; requires address.',
     example: 'ethereum',
   })
   @IsOptional()

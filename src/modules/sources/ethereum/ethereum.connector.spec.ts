@@ -112,7 +112,7 @@ describe('EthereumConnector against a fake Etherscan and JSON-RPC', () => {
         requestTimeoutMs: 2_000,
       }),
       prices,
-      { rpcUrl: `${baseUrl}${options.rpcPath ?? '/rpc'}`, rpcTimeoutMs: 2_000 },
+      { rpcUrls: { ethereum: `${baseUrl}${options.rpcPath ?? '/rpc'}` }, rpcTimeoutMs: 2_000 },
     );
   const request = (address: string | null = ME): ConnectorRequest => ({
     account: {
@@ -264,7 +264,7 @@ describe('EthereumConnector against a fake Etherscan and JSON-RPC', () => {
         requestTimeoutMs: 2_000,
       }),
       prices,
-      { rpcUrl: `${baseUrl}/rpc`, rpcTimeoutMs: 2_000 },
+      { rpcUrls: { ethereum: `${baseUrl}/rpc` }, rpcTimeoutMs: 2_000 },
     );
     const failure = unreachable.fetch(request());
     await expect(failure).rejects.toThrow('Etherscan could not be reached (ECONNREFUSED).');
