@@ -188,6 +188,7 @@ describe('admin accounts (e2e)', () => {
         'bitcoin-address',
         'bitcoin-xpub',
         'ethereum',
+        'ethereum-base',
         'exchange',
       ]);
       // In a tenant of this test's own: the examples name the sandbox's (`sandbox`), which exists.

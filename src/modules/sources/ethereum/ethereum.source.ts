@@ -23,7 +23,7 @@ export const ETHEREUM_SOURCE: SourceDescription = {
         chain: 'ethereum',
       },
     },
-    base: {
+    'ethereum-base': {
       summary: 'Base: a watch-only address (ETH and tokens on Base; the same source, chain base)',
       body: {
         platform: 'base',
