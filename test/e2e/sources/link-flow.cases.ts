@@ -547,7 +547,7 @@ describe('partner link flow with the bitcoin and ethereum sources (e2e)', () => 
     it('lists the linkable platforms on an unknown one', async () => {
       const res = await link({ platform: 'nasdaq', identity: 'x', address: BTC_ADDRESS }).expect(400);
       expect(problem(res).errors.platform[0]).toMatch(
-        /binanceus, bitcoin, bitstamp, coinbase, ethereum, gemini, kraken, okx, testex/,
+        /arbitrum, base, binanceus, bitcoin, bitstamp, coinbase, ethereum, gemini, kraken, okx, optimism, polygon, testex/,
       );
     });
 
