@@ -15,6 +15,10 @@
  *   when the transaction failed, which transfers nothing else;
  * - on every chain of the table (evm-chains.ts) the same rules: ETH above means the chain's gas
  *   asset (POL on Polygon PoS), tokens are looked up in that chain's known tokens;
+ * - a wrap (the address sends the gas asset to its chain's wrapped-asset contract) or an unwrap (that
+ *   contract pays the address) also moves the wrapped token 1:1: where the explorer does not list
+ *   that movement as a token transfer (WETH9 emits Deposit/Withdrawal events, not Transfer), the
+ *   wrapped leg is added (`<hash>:wrap-in`, `<hash>:wrap-out`), so the swap rules see both sides;
  * - tokens are identified by contract address: the well-known ones by their ticker, any other
  *   kept under a symbol derived from its contract (`unknownTokenSymbol`) and flagged, never dropped;
  * - a token row is named by its log index, or, where the provider gives none, by what the
@@ -252,6 +256,52 @@ export function addressLegs(
       decimals,
       transferId: null,
     });
+  }
+
+  // The wrapped gas asset's own side of a wrap or unwrap the address made, where the explorer did
+  // not list it as a token transfer (WETH9 emits Deposit/Withdrawal, not Transfer).
+  const wrapped = chain.knownTokens.get(chain.wrappedGasAsset);
+  if (wrapped) {
+    const listed = new Set(
+      [...legs.values()]
+        .filter((leg) => leg.contractAddress === chain.wrappedGasAsset)
+        .map((leg) => `${leg.hash.toLowerCase()}:${leg.direction}`),
+    );
+    const wrapLeg = (
+      tx: { hash: string; blockNumber: string; timeStamp: string; value: string },
+      direction: 'deposit' | 'withdrawal',
+    ) => {
+      if (listed.has(`${tx.hash.toLowerCase()}:${direction}`)) return;
+      add({
+        ...base(tx),
+        transactionId: `${tx.hash}:${direction === 'deposit' ? 'wrap-in' : 'wrap-out'}`,
+        direction,
+        symbol: wrapped.symbol,
+        amount: unitsToDecimal(uint(tx.value, `value of ${tx.hash}`), wrapped.decimals),
+        contractAddress: chain.wrappedGasAsset,
+        unknownToken: false,
+        decimals: wrapped.decimals,
+        transferId: null,
+      });
+    };
+    // Wrap: the address paid the gas asset into the contract (deposit() or its fallback): as much comes back wrapped.
+    for (const tx of history.normal) {
+      if (
+        tx.isError === '0' &&
+        tx.from.toLowerCase() === address &&
+        (tx.to ?? '').toLowerCase() === chain.wrappedGasAsset
+      )
+        wrapLeg(tx, 'deposit');
+    }
+    // Unwrap: the contract paid the gas asset to the address (withdraw() pays its caller): as much wrapped left.
+    for (const tx of history.internal) {
+      if (
+        tx.isError === '0' &&
+        tx.from.toLowerCase() === chain.wrappedGasAsset &&
+        tx.to.toLowerCase() === address
+      )
+        wrapLeg(tx, 'withdrawal');
+    }
   }
 
   return [...legs.values()].sort(

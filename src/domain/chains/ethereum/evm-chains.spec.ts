@@ -131,4 +131,44 @@ describe('addressLegs on another chain', () => {
     );
     expect(legs.map((l) => [l.direction, l.symbol, l.amount])).toEqual([['fee', 'ETH', '0.000631234']]);
   });
+
+  it('adds the wrapped side of a wrap and an unwrap the explorer did not list as token transfers, and never doubles a listed one', () => {
+    const polygon = evmChain('polygon')!;
+    const WPOL = polygon.wrappedGasAsset;
+    // Wrap 50 POL (the contract's deposit()); later unwrap 20 (withdraw() pays the caller internally).
+    const wrap = { ...sent(4, '50000000000000000000'), to: WPOL };
+    const unwrapCall = { ...sent(5, '0'), to: WPOL };
+    const unwrapPaid = {
+      hash: hash(5),
+      blockNumber: '105',
+      timeStamp: String(T),
+      from: WPOL,
+      to: ME,
+      value: '20000000000000000000',
+      isError: '0',
+      traceId: '0',
+    };
+    const legs = addressLegs(ME, { normal: [wrap, unwrapCall], internal: [unwrapPaid], tokens: [] }, polygon);
+    expect(legs.map((l) => [l.transactionId.slice(64), l.direction, l.symbol, l.amount])).toEqual([
+      ['04:eth-out', 'withdrawal', 'POL', '50'],
+      ['04:fee', 'fee', 'POL', '0.00063'],
+      ['04:wrap-in', 'deposit', 'WPOL', '50'],
+      ['05:fee', 'fee', 'POL', '0.00063'],
+      ['05:internal:0:deposit', 'deposit', 'POL', '20'],
+      ['05:wrap-out', 'withdrawal', 'WPOL', '20'],
+    ]);
+    // Listed by the explorer (a Transfer from the contract): that row stands, nothing is added.
+    const listed = addressLegs(
+      ME,
+      {
+        normal: [wrap],
+        internal: [],
+        tokens: [{ ...received(4, WPOL, '50000000000000000000', '18'), from: WPOL }],
+      },
+      polygon,
+    );
+    expect(listed.filter((l) => l.symbol === 'WPOL').map((l) => l.transactionId.slice(64))).toEqual([
+      '04:token:1',
+    ]);
+  });
 });
