@@ -15,6 +15,7 @@ import { CostBasisElections1796200000000 } from './1796200000000-CostBasisElecti
 import { LotSelections1796300000000 } from './1796300000000-LotSelections.js';
 import { SafeHarborAllocation1796500000000 } from './1796500000000-SafeHarborAllocation.js';
 import { RefreshLeaseImport1796630000000 } from './1796630000000-RefreshLeaseImport.js';
+import { ChainTokenPrices1796700000000 } from './1796700000000-ChainTokenPrices.js';
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InitialTenancy1795261121274,
   MarketData1795262110787,
@@ -31,4 +32,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   LotSelections1796300000000,
   SafeHarborAllocation1796500000000,
   RefreshLeaseImport1796630000000,
+  ChainTokenPrices1796700000000,
 ];

@@ -350,6 +350,16 @@ export class AppConfig {
   @IsIn(['sandbox', 'coingecko'])
   MARKET_PROVIDER: 'sandbox' | 'coingecko' = 'sandbox';
 
+  /**
+   * Calls to the market provider per minute for prices of chain tokens outside the catalog (issue
+   * 30 item 4), shared by every refresh of this process; CoinGecko's Demo plan allows 30.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  TOKEN_PRICE_CALLS_PER_MINUTE = 20;
+
   @ValidateIf((c: AppConfig) => c.COINGECKO_BASE_URL !== undefined)
   @IsUrl({ require_tld: false, require_protocol: true })
   @Transform(emptyToUndefined)

@@ -12,6 +12,7 @@ import { TransactionEntity } from '../modules/ledger/entities/transaction.entity
 import { BalanceSnapshotEntity } from '../modules/ledger/entities/balance-snapshot.entity.js';
 import { BalanceSnapshotAssetEntity } from '../modules/ledger/entities/balance-snapshot-asset.entity.js';
 import { AssetEntity } from '../modules/market/entities/asset.entity.js';
+import { ChainTokenEntity, ChainTokenPriceEntity } from '../modules/market/entities/chain-token.entity.js';
 import { MarketRefreshJobEntity } from '../modules/market/entities/market-refresh-job.entity.js';
 import { MarketSnapshotEntity } from '../modules/market/entities/market-snapshot.entity.js';
 import { PriceHistoryEntity } from '../modules/market/entities/price-history.entity.js';
@@ -29,7 +30,14 @@ type EntityClass = new (...args: any[]) => object;
 export const ENTITY_GROUPS = {
   core: [TenantEntity, ApiClientEntity, SigningKeyEntity, InstanceSecretEntity],
   accounts: [AccountEntity, TransactionEntity, BalanceSnapshotEntity, BalanceSnapshotAssetEntity],
-  market: [AssetEntity, MarketSnapshotEntity, PriceHistoryEntity, MarketRefreshJobEntity],
+  market: [
+    AssetEntity,
+    MarketSnapshotEntity,
+    PriceHistoryEntity,
+    MarketRefreshJobEntity,
+    ChainTokenEntity,
+    ChainTokenPriceEntity,
+  ],
   portfolios: [PortfolioEntity, PortfolioAllocationEntity],
   simulation: [CapitalMarketAssumptionEntity],
   idempotency: [IdempotencyKeyEntity],

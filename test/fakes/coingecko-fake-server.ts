@@ -1,7 +1,8 @@
 /**
  * A local stand-in for the CoinGecko API (node:http on 127.0.0.1, random port) serving
- * CoinGecko-shaped /coins/markets, /coins/{id} and /coins/{id}/market_chart responses from a
- * small deterministic data set, with scripted failures (429 with Retry-After, 500, plan limits).
+ * CoinGecko-shaped /coins/markets, /coins/{id}, /coins/{id}/market_chart and
+ * /coins/{platform}/contract/{address} responses from a small deterministic data set, with scripted
+ * failures (429 with Retry-After, 500, plan limits).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +21,8 @@ export interface FakeCoin {
   /** developer_data / community_data as CoinGecko used to return them; omitted when undefined. */
   developer?: Record<string, number>;
   community?: Record<string, number>;
+  /** Contracts (or mints) by asset platform id, as /coins/{id} lists them under `platforms`. */
+  platforms?: Record<string, string>;
 }
 
 export interface RecordedRequest {
@@ -153,6 +156,9 @@ export class CoinGeckoFakeServer {
     if ((match = /^\/coins\/([a-z0-9-]+)\/market_chart$/.exec(path))) {
       return this.marketChart(res, match[1], url.searchParams);
     }
+    if ((match = /^\/coins\/([a-z0-9-]+)\/contract\/([A-Za-z0-9]+)$/.exec(path))) {
+      return this.contract(res, match[1], match[2]);
+    }
     if ((match = /^\/coins\/([a-z0-9-]+)$/.exec(path))) return this.coin(res, match[1]);
     return send(res, 404, { error: 'Not found' });
   }
@@ -205,6 +211,28 @@ export class CoinGeckoFakeServer {
         ? { developer_data: { ...coin.developer, subscribers: 3_900, total_issues: 7_000 } }
         : {}),
       ...(coin.community ? { community_data: { ...coin.community, telegram_channel_user_count: null } } : {}),
+    });
+  }
+
+  /**
+   * The coin a contract is on a platform, as CoinGecko answers it (the coin's data with
+   * `asset_platform_id`, `contract_address` and `platforms`); EVM addresses match in any case,
+   * like CoinGecko's. An unlisted contract answers 404 `{"error":"coin not found"}`.
+   */
+  private contract(res: ServerResponse, platform: string, address: string) {
+    const evm = address.startsWith('0x');
+    const same = (a: string) => (evm ? a.toLowerCase() === address.toLowerCase() : a === address);
+    const coin = this.coins.find((c) => c.platforms?.[platform] !== undefined && same(c.platforms[platform]));
+    if (!coin) return send(res, 404, { error: 'coin not found' });
+    return send(res, 200, {
+      id: coin.id,
+      symbol: coin.symbol,
+      name: coin.name,
+      asset_platform_id: platform,
+      contract_address: coin.platforms![platform],
+      platforms: coin.platforms,
+      market_cap_rank: coin.rank,
+      last_updated: FAKE_LAST_UPDATED,
     });
   }
 

@@ -17,6 +17,25 @@ export interface DailyPrice {
   priceUsd: string;
 }
 
+/**
+ * A token a chain account holds or moved (issue 30 item 4): where it lives and the ledger symbol its
+ * connector gave it. `platform` is CoinGecko's asset platform id (ethereum, base, arbitrum-one,
+ * optimistic-ethereum, polygon-pos, solana); `contract` the EVM contract or the Solana mint.
+ */
+export interface ChainTokenRef {
+  readonly symbol: string;
+  readonly platform: string;
+  readonly contract: string;
+}
+
+/**
+ * What ensureTokenPrices found per symbol: `catalog` (a catalog asset: its own prices), `priced`
+ * (daily prices stored for the range), `unpriceable` (the provider does not know the token, or
+ * the market provider serves no tokens), `deferred` (not asked now: the provider's call budget was
+ * spent or it failed; the next refresh asks again).
+ */
+export type TokenPriceState = 'catalog' | 'priced' | 'unpriceable' | 'deferred';
+
 export interface MarketPricesPort {
   /** Latest stored price per symbol; unknown symbols are absent from the map. */
   latestPricesUsd(symbols: readonly string[]): Promise<Map<string, StoredPrice>>;
@@ -30,4 +49,14 @@ export interface MarketPricesPort {
   ): Promise<Map<string, DailyPrice[]>>;
   /** Symbols the store knows (upper-case). */
   knownSymbols(): Promise<string[]>;
+  /**
+   * Makes the store hold daily prices of chain tokens between two UTC dates, asking the market
+   * provider for those it lacks within its call budget (never in the request path: refreshes call
+   * it). Never throws for a token it cannot price. Optional: fixed test prices need no fetching.
+   */
+  ensureTokenPrices?(
+    tokens: readonly ChainTokenRef[],
+    fromDate: string,
+    toDate: string,
+  ): Promise<Map<string, TokenPriceState>>;
 }

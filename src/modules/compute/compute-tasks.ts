@@ -35,6 +35,7 @@ import {
   reconcileForm1099Da,
   summarizeGains,
   termTotals,
+  renderForm8949Pdf,
   toForm8949Csv,
   toForm8949LineJson,
   totalLotsBySymbol,
@@ -102,6 +103,13 @@ export type ComputeTask =
   | { readonly kind: 'form8949'; readonly input: TaxYearData }
   | { readonly kind: 'form8949Json'; readonly input: TaxYearData }
   | { readonly kind: 'form8949Csv'; readonly input: TaxYearData }
+  | {
+      readonly kind: 'form8949Pdf';
+      readonly input: TaxYearData;
+      /** What the report covers, printed under the title. */
+      readonly scope: string;
+      readonly generatedAt: Date;
+    }
   | { readonly kind: 'form1099DaCheck'; readonly csv: string; readonly listedProblems: number }
   | {
       readonly kind: 'form1099Da';
@@ -160,6 +168,11 @@ export interface Form8949CsvOutcome {
   readonly csv: string;
 }
 
+export interface Form8949PdfOutcome {
+  readonly readiness: Readiness;
+  readonly pdf: Uint8Array;
+}
+
 export type Form1099DaCheckOutcome =
   | { readonly ok: true }
   | { readonly ok: false; readonly problemCount: number; readonly problems: readonly Form1099DaProblem[] };
@@ -202,6 +215,7 @@ export type ComputeOutcome =
   | Form8949Outcome
   | Form8949JsonOutcome
   | Form8949CsvOutcome
+  | Form8949PdfOutcome
   | Form1099DaCheckOutcome
   | Form1099DaOutcome
   | LotsOutcome
@@ -213,6 +227,7 @@ export interface ComputeOutcomes {
   form8949: Form8949Outcome;
   form8949Json: Form8949JsonOutcome;
   form8949Csv: Form8949CsvOutcome;
+  form8949Pdf: Form8949PdfOutcome;
   form1099DaCheck: Form1099DaCheckOutcome;
   form1099Da: Form1099DaOutcome;
   lots: LotsOutcome;
@@ -333,6 +348,13 @@ function form8949Csv(data: TaxYearData): Form8949CsvOutcome {
   return { readiness: year.readiness, csv: toForm8949Csv(year.lines) };
 }
 
+/** The form as a PDF (form-8949-pdf.ts): the same lines, hence the same cents, as the JSON and CSV. */
+async function form8949Pdf(data: TaxYearData, scope: string, generatedAt: Date): Promise<Form8949PdfOutcome> {
+  const year = computeTaxYear(taxYearInput(data));
+  const pdf = await renderForm8949Pdf({ taxYear: data.taxYear, lines: year.lines, scope, generatedAt });
+  return { readiness: year.readiness, pdf };
+}
+
 function form1099DaCheck(csv: string, listedProblems: number): Form1099DaCheckOutcome {
   const parsed = parseForm1099Da(csv);
   if (parsed.ok) return { ok: true };
@@ -410,8 +432,11 @@ function harvesting(data: OpenLotsData, minLossUsd: string, washSale: WashSaleTr
   };
 }
 
-/** Runs one task: what the worker thread calls, and what a test compares the pool's answer with. */
-export function runComputeTask(task: ComputeTask): ComputeOutcome {
+/**
+ * Runs one task: what the worker thread calls, and what a test compares the pool's answer with.
+ * Synchronous but for the PDF (pdfkit writes to a stream).
+ */
+export function runComputeTask(task: ComputeTask): ComputeOutcome | Promise<ComputeOutcome> {
   switch (task.kind) {
     case 'gains':
       return gains(task.input);
@@ -421,6 +446,8 @@ export function runComputeTask(task: ComputeTask): ComputeOutcome {
       return form8949Json(task.input);
     case 'form8949Csv':
       return form8949Csv(task.input);
+    case 'form8949Pdf':
+      return form8949Pdf(task.input, task.scope, task.generatedAt);
     case 'form1099DaCheck':
       return form1099DaCheck(task.csv, task.listedProblems);
     case 'form1099Da':

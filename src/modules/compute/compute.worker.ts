@@ -5,6 +5,6 @@
  */
 import { runComputeTask, type ComputeOutcome, type ComputeTask } from './compute-tasks.js';
 
-export default function computeInWorker(task: ComputeTask): ComputeOutcome {
+export default async function computeInWorker(task: ComputeTask): Promise<ComputeOutcome> {
   return runComputeTask(task);
 }

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { DailyPrice, MarketPricesPort, StoredPrice } from '../../common/ports/market-prices.port.js';
+import type {
+  ChainTokenRef,
+  DailyPrice,
+  MarketPricesPort,
+  StoredPrice,
+  TokenPriceState,
+} from '../../common/ports/market-prices.port.js';
 import { MarketRepository } from './market.repository.js';
+import { TokenPricesService } from './token-prices.service.js';
 
 /**
  * MARKET_PRICES for accounts, reports and simulations: prices from the store only, never from a
@@ -8,17 +15,27 @@ import { MarketRepository } from './market.repository.js';
  */
 @Injectable()
 export class MarketPricesService implements MarketPricesPort {
-  constructor(private readonly repository: MarketRepository) {}
+  constructor(
+    private readonly repository: MarketRepository,
+    private readonly tokens: TokenPricesService,
+  ) {}
 
   async latestPricesUsd(symbols: readonly string[]): Promise<Map<string, StoredPrice>> {
-    const rows = await this.repository.findBySymbols(normalise(symbols));
-    return new Map(
+    const wanted = normalise(symbols);
+    const rows = await this.repository.findBySymbols(wanted);
+    const result = new Map(
       [...rows].map(([symbol, row]) => [symbol, { priceUsd: row.priceUsd, asOf: new Date(row.asOf) }]),
     );
+    // A chain token's latest is its last daily price, observed at the end of that UTC day.
+    const tokens = await this.tokens.latest(wanted.filter((symbol) => !result.has(symbol)));
+    for (const [symbol, { priceUsd, date }] of tokens)
+      result.set(symbol, { priceUsd, asOf: new Date(`${date}T23:59:59.999Z`) });
+    return result;
   }
 
   async pricesOnDate(symbols: readonly string[], date: string): Promise<Map<string, string>> {
-    const assets = await this.repository.findBySymbols(normalise(symbols));
+    const wanted = normalise(symbols);
+    const assets = await this.repository.findBySymbols(wanted);
     const rows = await this.repository.lastRowOnOrBefore(
       [...assets.values()].map((asset) => asset.assetId),
       date,
@@ -28,7 +45,20 @@ export class MarketPricesService implements MarketPricesPort {
       const row = rows.get(asset.assetId);
       if (row) result.set(symbol, row.priceUsd);
     }
+    const tokens = await this.tokens.onDate(
+      wanted.filter((symbol) => !assets.has(symbol)),
+      date,
+    );
+    for (const [symbol, price] of tokens) result.set(symbol, price);
     return result;
+  }
+
+  ensureTokenPrices(
+    tokens: readonly ChainTokenRef[],
+    fromDate: string,
+    toDate: string,
+  ): Promise<Map<string, TokenPriceState>> {
+    return this.tokens.ensure(tokens, fromDate, toDate);
   }
 
   async dailyHistory(

@@ -3,12 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { MARKET_PRICES } from '../../common/ports/market-prices.port.js';
 import { AppConfig } from '../../config/app-config.js';
 import { AssetEntity } from './entities/asset.entity.js';
+import { ChainTokenEntity, ChainTokenPriceEntity } from './entities/chain-token.entity.js';
 import { MarketRefreshJobEntity } from './entities/market-refresh-job.entity.js';
 import { MarketSnapshotEntity } from './entities/market-snapshot.entity.js';
 import { PriceHistoryEntity } from './entities/price-history.entity.js';
 import { MarketDataController } from './market-data.controller.js';
 import { MarketDataService } from './market-data.service.js';
 import { MarketPricesService } from './market-prices.service.js';
+import { TokenPricesService } from './token-prices.service.js';
 import { MarketRefreshService } from './market-refresh.service.js';
 import { MarketSandboxSeed } from './market-sandbox.seed.js';
 import { JobsModule } from '../jobs/index.js';
@@ -26,7 +28,14 @@ import { SandboxMarketProvider } from './providers/sandbox-market.provider.js';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([AssetEntity, MarketSnapshotEntity, PriceHistoryEntity, MarketRefreshJobEntity]),
+    TypeOrmModule.forFeature([
+      AssetEntity,
+      MarketSnapshotEntity,
+      PriceHistoryEntity,
+      MarketRefreshJobEntity,
+      ChainTokenEntity,
+      ChainTokenPriceEntity,
+    ]),
     JobsModule,
   ],
   controllers: [MarketDataController],
@@ -46,6 +55,7 @@ import { SandboxMarketProvider } from './providers/sandbox-market.provider.js';
     MarketRefreshService,
     MarketScheduler,
     MarketSandboxSeed,
+    TokenPricesService,
     MarketPricesService,
     { provide: MARKET_PRICES, useExisting: MarketPricesService },
     MarketDataService,

@@ -135,11 +135,14 @@ export function toForm8949Dto(report: Form8949JsonReport): Form8949Dto {
 }
 
 /** Attachment name: form-8949-2024.csv, with the asset and account when narrowed. */
-export function csvFileName(report: Pick<TaxReportScope, 'taxYear' | 'asset' | 'account'>): string {
+export function form8949FileName(
+  report: Pick<TaxReportScope, 'taxYear' | 'asset' | 'account'>,
+  extension: 'csv' | 'pdf',
+): string {
   const parts = ['form-8949', String(report.taxYear)];
   if (report.asset !== 'ALL') parts.push(report.asset.toLowerCase());
   if (report.account) parts.push(report.account.id.slice(0, 8));
-  return `${parts.join('-')}.csv`;
+  return `${parts.join('-')}.${extension}`;
 }
 
 function brokerLineDto(line: BrokerLine): BrokerLineDto {

@@ -108,6 +108,11 @@ export interface Form8949CsvReport extends TaxReportScope {
   readonly csv: string;
 }
 
+/** Form 8949 as a PDF (form-8949-pdf.ts), drawn in the worker thread. */
+export interface Form8949PdfReport extends TaxReportScope {
+  readonly pdf: Uint8Array;
+}
+
 @Injectable()
 export class TaxReportService {
   constructor(
@@ -175,6 +180,21 @@ export class TaxReportService {
       const { scope, input } = await this.prepare(tenantId, query);
       const { readiness, csv } = await this.pool.run({ kind: 'form8949Csv', input });
       return { ...scope, readiness, csv };
+    });
+  }
+
+  /** Form 8949 as a PDF in the IRS layout (form-8949-pdf.ts), drawn in the worker thread. */
+  async form8949Pdf(tenantId: string, query: TaxReportQuery): Promise<Form8949PdfReport> {
+    this.checkYear(query);
+    return this.admission.run(tenantId, async () => {
+      const { scope, input } = await this.prepare(tenantId, query);
+      const { readiness, pdf } = await this.pool.run({
+        kind: 'form8949Pdf',
+        input,
+        scope: scopeLine(scope),
+        generatedAt: this.clock.now(),
+      });
+      return { ...scope, readiness, pdf };
     });
   }
 
@@ -289,4 +309,14 @@ export class TaxReportService {
     };
     return { scope, input };
   }
+}
+
+/** What a printed report covers, in a line: the account or accounts, the asset and the method. */
+function scopeLine(scope: Omit<TaxReportScope, 'readiness'>): string {
+  const accounts = scope.account
+    ? `account ${scope.account.id} (${scope.account.platform}, identity ${scope.account.identity})`
+    : `all ${scope.accountCount} account(s) of the advisor`;
+  const asset = scope.asset === 'ALL' ? 'every asset' : scope.asset;
+  const method = `${scope.method.toUpperCase()} (${scope.methodSource === 'elected' ? 'elected' : scope.methodSource === 'query' ? 'asked for' : 'default'})`;
+  return `${accounts} · ${asset} · cost basis ${method}`;
 }

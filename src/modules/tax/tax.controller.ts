@@ -1,6 +1,6 @@
 import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { ApiHeavyWorkResponses } from './heavy-work-responses.js';
-import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -21,7 +21,7 @@ import type { AuthenticatedClient } from '../../common/http/request-context.js';
 import { Form1099DaQueryDto, Form8949QueryDto, TaxReportQueryDto } from './dto/tax-queries.dto.js';
 import { Form1099DaReconciliationDto } from './dto/form-1099-da.dto.js';
 import { Form8949Dto, GainsReportDto } from './dto/tax-responses.dto.js';
-import { csvFileName, toForm1099DaDto, toForm8949Dto, toGainsReportDto } from './tax-report.mapper.js';
+import { form8949FileName, toForm1099DaDto, toForm8949Dto, toGainsReportDto } from './tax-report.mapper.js';
 import { TaxReportService, type TaxReportQuery } from './tax-report.service.js';
 
 /** A broker's 1099-DA is a few thousand lines; 5 MB leaves room for a busy account's year. */
@@ -71,16 +71,24 @@ export class TaxController {
     query: ['tax_year', 'method', 'asset', 'identity', 'format'],
   })
   @ApiOperation({
-    summary: 'Form 8949 lines of a tax year, as JSON or CSV',
+    summary: 'Form 8949 lines of a tax year, as JSON, CSV or PDF',
     description:
-      'One line per lot piece disposed of: description, dates acquired and sold, proceeds, basis and gain in cents, part and box (C/F before 2025; H/K for exchanges and I/L for own wallets from 2025; G/J from 2026 for a lot acquired on or after 2026-01-01 in the exchange account that sells it), totals per box and part. `format=csv` answers an RFC 4180 attachment whose columns sum to the gains report’s totals.',
+      'One line per lot piece disposed of: description, dates acquired and sold, proceeds, basis and gain in cents, part and box (C/F before 2025; H/K for exchanges and I/L for own wallets from 2025; G/J from 2026 for a lot acquired on or after 2026-01-01 in the exchange account that sells it), totals per box and part. `format=csv` answers an RFC 4180 attachment whose columns sum to the gains report’s totals. `format=pdf` answers the form in the IRS layout (a summary page for Schedule D, then one set of pages per box, 14 lines a page, line 2 totals per page and the box total on its last page, the taxpayer block empty), with the same cents as the JSON and CSV (docs/tax-report.md, "Form 8949 as PDF").',
   })
   @ApiExtraModels(Form8949Dto)
   @ApiOkResponse({
-    description: 'JSON, or with format=csv a text/csv attachment.',
+    description:
+      'JSON, or with format=csv a text/csv attachment, or with format=pdf an application/pdf attachment.',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(Form8949Dto) } },
       'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV, one row per Form 8949 line.' } },
+      'application/pdf': {
+        schema: {
+          type: 'string',
+          format: 'binary',
+          description: 'Form 8949 in the IRS layout (letter size).',
+        },
+      },
     },
   })
   @ApiBadRequestResponse({ description: 'A malformed parameter (named in errors).' })
@@ -90,12 +98,20 @@ export class TaxController {
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: Form8949QueryDto,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<Form8949Dto | string> {
+  ): Promise<Form8949Dto | string | StreamableFile> {
+    if (query.format === 'pdf') {
+      const report = await this.reports.form8949Pdf(client.tenantId, toQuery(query));
+      return new StreamableFile(report.pdf, {
+        type: 'application/pdf',
+        disposition: `attachment; filename="${form8949FileName(report, 'pdf')}"`,
+        length: report.pdf.byteLength,
+      });
+    }
     if (query.format !== 'csv')
       return toForm8949Dto(await this.reports.form8949Json(client.tenantId, toQuery(query)));
     const report = await this.reports.form8949Csv(client.tenantId, toQuery(query));
     response.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    response.setHeader('Content-Disposition', `attachment; filename="${csvFileName(report)}"`);
+    response.setHeader('Content-Disposition', `attachment; filename="${form8949FileName(report, 'csv')}"`);
     return report.csv;
   }
 

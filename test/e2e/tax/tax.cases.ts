@@ -23,6 +23,10 @@ import {
 } from '../../factories/accounts.factory.js';
 import { SANDBOX, type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
+import { pdfPages, popplerAvailable } from '../../support/poppler.js';
+import { formAmount } from '../../../src/domain/tax/index.js';
+
+const escape = (text: string) => text.replace(/[().,]/g, (c) => `\\${c}`);
 
 const Decimal = GlobalDecimal.clone({ precision: 1_000 });
 const START = new Date('2026-03-15T12:00:00.000Z');
@@ -465,6 +469,49 @@ describe('tax reporting (e2e)', () => {
       expect(res.headers['content-disposition']).toBe(
         `attachment; filename="form-8949-2024-btc-${wallet.accountId.slice(0, 8)}.csv"`,
       );
+    });
+  });
+
+  describe('GET /taip/form-8949?format=pdf', () => {
+    it('answers the form as a PDF attachment whose summary page has the JSON report’s box and part totals', async () => {
+      const json = await form('tax_year=2024&method=fifo').expect(200);
+      const res = await form('tax_year=2024&method=fifo&format=pdf')
+        .buffer(true)
+        .parse((response, done) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => done(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['content-disposition']).toBe('attachment; filename="form-8949-2024.pdf"');
+      const pdf = res.body as Buffer;
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(Number(res.headers['content-length'])).toBe(pdf.length);
+      if (!popplerAvailable()) return; // CI's PDF step runs this file's PDF checks with poppler.
+      const [summary] = pdfPages(pdf);
+      const amount = (cents: string) => formAmount(new Decimal(cents));
+      expect(json.body.totals.length).toBeGreaterThan(0);
+      for (const box of json.body.totals as {
+        part: string;
+        box: string;
+        lines: number;
+        proceeds: string;
+        cost_basis: string;
+        gain: string;
+      }[]) {
+        expect(summary).toMatch(
+          new RegExp(
+            `${box.part}\\s+${box.box}\\s+${box.lines}\\s+${escape(amount(box.proceeds))}\\s+${escape(amount(box.cost_basis))}\\s+${escape(amount(box.gain))}`,
+          ),
+        );
+      }
+      expect(summary).toContain(`Part II total (long-term)`);
+    });
+
+    it('refuses an unknown format, naming it', async () => {
+      const res = await form('tax_year=2024&format=xlsx').expect(400);
+      expect(JSON.stringify(res.body)).toContain('format must be json, csv or pdf.');
     });
   });
 

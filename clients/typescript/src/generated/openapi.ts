@@ -825,8 +825,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Form 8949 lines of a tax year, as JSON or CSV
-         * @description One line per lot piece disposed of: description, dates acquired and sold, proceeds, basis and gain in cents, part and box (C/F before 2025; H/K for exchanges and I/L for own wallets from 2025; G/J from 2026 for a lot acquired on or after 2026-01-01 in the exchange account that sells it), totals per box and part. `format=csv` answers an RFC 4180 attachment whose columns sum to the gains report’s totals.
+         * Form 8949 lines of a tax year, as JSON, CSV or PDF
+         * @description One line per lot piece disposed of: description, dates acquired and sold, proceeds, basis and gain in cents, part and box (C/F before 2025; H/K for exchanges and I/L for own wallets from 2025; G/J from 2026 for a lot acquired on or after 2026-01-01 in the exchange account that sells it), totals per box and part. `format=csv` answers an RFC 4180 attachment whose columns sum to the gains report’s totals. `format=pdf` answers the form in the IRS layout (a summary page for Schedule D, then one set of pages per box, 14 lines a page, line 2 totals per page and the box total on its last page, the taxpayer block empty), with the same cents as the JSON and CSV (docs/tax-report.md, "Form 8949 as PDF").
          */
         get: operations["TaxController_form8949"];
         put?: never;
@@ -13579,8 +13579,8 @@ export interface operations {
                 account_id?: string;
                 /** @description Only this asset (ticker, case-insensitive). Default: every asset (`asset` is then `ALL`). */
                 asset?: string;
-                /** @description `json` (default) or `csv` (text/csv; charset=utf-8, RFC 4180, one row per line, as an attachment). */
-                format?: "json" | "csv";
+                /** @description `json` (default), `csv` (text/csv; charset=utf-8, RFC 4180, one row per line, as an attachment) or `pdf` (application/pdf: the form in the IRS layout, as an attachment). */
+                format?: "json" | "csv" | "pdf";
                 /** @description Report on the account with this partner identity instead (not together with account_id). */
                 identity?: string;
                 /** @description Lot selection over the whole history, a what-if: `fifo`, `lifo` (newest first), `hifo` (highest basis first), `lofo` (lowest basis first) or `ltfo` (long-term lots first, highest basis first within each term). Absent: what balances use, the method elected for each disposal’s account on its date (`/taip/cost-basis-method`), FIFO without an election. */
@@ -13594,13 +13594,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description JSON, or with format=csv a text/csv attachment. */
+            /** @description JSON, or with format=csv a text/csv attachment, or with format=pdf an application/pdf attachment. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Form8949Dto"];
+                    "application/pdf": string;
                     "text/csv": string;
                 };
             };

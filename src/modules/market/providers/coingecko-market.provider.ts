@@ -12,6 +12,7 @@ import { addDays, daysBetween, utcDate } from '../market-dates.js';
 import {
   MarketProviderError,
   type MarketDataProvider,
+  type ProviderContractCoin,
   type ProviderDailyPrice,
   type ProviderQuote,
   type ProviderScoreInputs,
@@ -134,6 +135,20 @@ export class CoinGeckoMarketProvider implements MarketDataProvider {
       chart = await fetch(PUBLIC_PLAN_HISTORY_DAYS);
     }
     return dailyRows(chart, fromDate, toDate);
+  }
+
+  async contractCoin(platform: string, contract: string): Promise<ProviderContractCoin | null> {
+    try {
+      const coin = await this.call(`/coins/${platform}/contract/${contract}`, () =>
+        this.client.coins.contract.get(contract, { id: platform }),
+      );
+      if (!coin.id || !coin.symbol) return null;
+      return { coingeckoId: coin.id, symbol: coin.symbol.toUpperCase(), name: coin.name ?? coin.id };
+    } catch (error) {
+      // CoinGecko answers 404 ("coin not found") for a contract it does not list.
+      if (error instanceof MarketProviderError && error.status === 404) return null;
+      throw error;
+    }
   }
 
   private async call<T>(what: string, request: () => PromiseLike<T>): Promise<T> {

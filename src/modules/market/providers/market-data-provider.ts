@@ -41,6 +41,14 @@ export interface ProviderDailyPrice {
   readonly volumeUsd: string | null;
 }
 
+/** The coin a token contract (or Solana mint) is, as the provider lists it. */
+export interface ProviderContractCoin {
+  readonly coingeckoId: string;
+  /** Upper-case ticker as the provider writes it (for display; the ledger keeps its own symbol). */
+  readonly symbol: string;
+  readonly name: string;
+}
+
 export interface MarketDataProvider {
   readonly source: MarketSource;
   /**
@@ -54,6 +62,12 @@ export interface MarketDataProvider {
   scoreInputs(coingeckoId: string): Promise<ProviderScoreInputs | null>;
   /** One price per UTC day from `fromDate` to `toDate` inclusive, ascending; days it lacks are absent. */
   dailyHistory(coingeckoId: string, fromDate: string, toDate: string): Promise<ProviderDailyPrice[]>;
+  /**
+   * The coin a token contract is on an asset platform (CoinGecko's `/coins/{platform}/contract/
+   * {address}`), or null when the provider does not know it. Absent: the provider serves no
+   * tokens (the sandbox), so chain tokens outside the catalog stay unpriced.
+   */
+  contractCoin?(platform: string, contract: string): Promise<ProviderContractCoin | null>;
 }
 
 /** A provider call failed after its retries; the refresh keeps the stored data. */

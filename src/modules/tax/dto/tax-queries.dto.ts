@@ -97,13 +97,13 @@ export class TaxReportQueryDto {
 export class Form8949QueryDto extends TaxReportQueryDto {
   @ApiPropertyOptional({
     description:
-      '`json` (default) or `csv` (text/csv; charset=utf-8, RFC 4180, one row per line, as an attachment).',
-    enum: ['json', 'csv'],
+      '`json` (default), `csv` (text/csv; charset=utf-8, RFC 4180, one row per line, as an attachment) or `pdf` (application/pdf: the form in the IRS layout, as an attachment).',
+    enum: ['json', 'csv', 'pdf'],
     default: 'json',
   })
   @IsOptional()
-  @IsIn(['json', 'csv'], { message: 'format must be json or csv.' })
-  format?: 'json' | 'csv';
+  @IsIn(['json', 'csv', 'pdf'], { message: 'format must be json, csv or pdf.' })
+  format?: 'json' | 'csv' | 'pdf';
 }
 
 const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_1099_DA_PAGE}.`;
