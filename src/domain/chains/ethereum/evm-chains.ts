@@ -22,6 +22,8 @@ export interface EvmChain {
   readonly name: string;
   /** Etherscan v2 `chainid`. */
   readonly chainId: number;
+  /** CoinGecko's asset platform id, for token prices by contract (MarketPricesPort.ensureTokenPrices). */
+  readonly coingeckoPlatform: string;
   /** Ledger symbol of the native (gas) asset: ETH, or POL on Polygon PoS. */
   readonly gasAsset: string;
   readonly defaultRpcUrl: string;
@@ -47,6 +49,7 @@ export const ETHEREUM_MAINNET: EvmChain = {
   l1DataFee: false,
   name: 'Ethereum',
   chainId: 1,
+  coingeckoPlatform: 'ethereum',
   gasAsset: 'ETH',
   defaultRpcUrl: 'https://ethereum-rpc.publicnode.com',
   rpcUrlKey: 'ETHEREUM_RPC_URL',
@@ -71,6 +74,7 @@ export const EVM_CHAINS: readonly EvmChain[] = [
     l1DataFee: true,
     name: 'Base',
     chainId: 8453,
+    coingeckoPlatform: 'base',
     gasAsset: 'ETH',
     defaultRpcUrl: 'https://mainnet.base.org',
     rpcUrlKey: 'BASE_RPC_URL',
@@ -87,6 +91,7 @@ export const EVM_CHAINS: readonly EvmChain[] = [
     l1DataFee: false,
     name: 'Arbitrum One',
     chainId: 42161,
+    coingeckoPlatform: 'arbitrum-one',
     gasAsset: 'ETH',
     defaultRpcUrl: 'https://arb1.arbitrum.io/rpc',
     rpcUrlKey: 'ARBITRUM_RPC_URL',
@@ -106,6 +111,7 @@ export const EVM_CHAINS: readonly EvmChain[] = [
     l1DataFee: true,
     name: 'OP Mainnet',
     chainId: 10,
+    coingeckoPlatform: 'optimistic-ethereum',
     gasAsset: 'ETH',
     defaultRpcUrl: 'https://mainnet.optimism.io',
     rpcUrlKey: 'OPTIMISM_RPC_URL',
@@ -124,6 +130,7 @@ export const EVM_CHAINS: readonly EvmChain[] = [
     l1DataFee: false,
     name: 'Polygon PoS',
     chainId: 137,
+    coingeckoPlatform: 'polygon-pos',
     gasAsset: 'POL',
     defaultRpcUrl: 'https://polygon-rpc.com',
     rpcUrlKey: 'POLYGON_RPC_URL',

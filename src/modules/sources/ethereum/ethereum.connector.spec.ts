@@ -5,6 +5,7 @@
  * "source unavailable" (rate limit, a refused key, 5xx, malformed rows, a failing RPC).
  */
 import { createServer, type AddressInfo } from 'node:net';
+import type { ChainTokenRef } from '../../../common/ports/market-prices.port.js';
 import type { EtherscanNormalTx, EtherscanTokenTx } from '../../../domain/chains/ethereum/index.js';
 import { FAKE_ETHERSCAN_KEY, FakeEthereum } from '../../../../test/fakes/ethereum-fake-server.js';
 import {
@@ -345,7 +346,13 @@ describe('EthereumConnector on Base and Arbitrum One', () => {
     logIndex,
   });
   const asked: string[] = [];
+  const ensured: { tokens: unknown[]; from: string; to: string }[] = [];
   const storedPrices = {
+    ensureTokenPrices: async (tokens: readonly ChainTokenRef[], from: string, to: string) => {
+      ensured.push({ tokens: [...tokens], from, to });
+      asked.push('ensure');
+      return new Map(tokens.map((t) => [t.symbol, 'catalog' as const]));
+    },
     pricesOnDate: async (symbols: readonly string[], date: string) => {
       asked.push(`${date}:${[...symbols].sort().join(',')}`);
       const table: Record<string, string> = date >= '2024-06-01' ? { ETH: '3000.00', USDC: '1.00' } : {};
@@ -393,6 +400,7 @@ describe('EthereumConnector on Base and Arbitrum One', () => {
     fake.tokens = [];
     fake.requests.length = 0;
     asked.length = 0;
+    ensured.length = 0;
   });
 
   it('Base: a swap of 1.5 ETH for 4,500 USDC is a sell at 3,000.00 and a buy at 1, gas 0.002 ETH with its L1 data fee', async () => {
@@ -473,6 +481,19 @@ describe('EthereumConnector on Base and Arbitrum One', () => {
       ]),
     );
     expect(new Set(fake.requests.filter((r) => r.action).map((r) => r.chainid))).toEqual(new Set(['42161']));
+    // The tokens moved were handed to the market store (CoinGecko's platform id, the contract)
+    // for the history's days up to the refresh, before any price was read.
+    expect(ensured).toEqual([
+      {
+        tokens: [
+          { symbol: 'WETH', platform: 'arbitrum-one', contract: ARB_WETH },
+          { symbol: 'USDC', platform: 'arbitrum-one', contract: ARB_USDC },
+        ],
+        from: '2024-06-03',
+        to: '2024-07-01',
+      },
+    ]);
+    expect(asked[0]).toBe('ensure');
     // Arbitrum is not an OP-stack chain: no receipt is read.
     expect(fake.requests.some((r) => r.rpc === 'eth_getTransactionReceipt')).toBe(false);
     expect(fake.requests.filter((r) => r.rpc).every((r) => r.rpcChain === 42161)).toBe(true);

@@ -6,7 +6,9 @@
  * through viem (`eth_getBalance`, ERC-20 `balanceOf`) on the chain's endpoint as the
  * source-reported quantities; on an OP-stack chain the L1 data fee of each sent transaction is read
  * from its receipt (`eth_getTransactionReceipt`, `l1Fee`). What each transfer means for the ledger
- * is decided in src/domain/chains/ethereum, swaps and wraps in src/domain/chains/swaps.ts.
+ * is decided in src/domain/chains/ethereum, swaps and wraps in src/domain/chains/swaps.ts. The
+ * tokens moved are handed to the market store first (ensureTokenPrices, by the chain's CoinGecko
+ * platform and contract), so a swap against a listed token can be valued from its price.
  *
  * Gas is a `fee` in the chain's gas asset (ETH, POL) priced with its stored daily price of the UTC
  * day; a swap's two sides are a `sell` and a `buy` at one value from the stored daily prices; a
@@ -26,7 +28,7 @@ import {
 } from '../../../domain/chains/ethereum/index.js';
 import { classifyWalletLegs } from '../../../domain/chains/swaps.js';
 import { transferDirection } from '../../../domain/chains/transfer-id.js';
-import type { MarketPricesPort } from '../../../common/ports/market-prices.port.js';
+import type { ChainTokenRef, MarketPricesPort } from '../../../common/ports/market-prices.port.js';
 import {
   singlePage,
   SourceUnavailableError,
@@ -50,7 +52,7 @@ export class EthereumConnector implements SourceConnector {
 
   constructor(
     private readonly etherscan: EtherscanClient,
-    private readonly prices: Pick<MarketPricesPort, 'pricesOnDate'>,
+    private readonly prices: Pick<MarketPricesPort, 'pricesOnDate' | 'ensureTokenPrices'>,
     private readonly options: EthereumConnectorOptions = {},
   ) {}
 
@@ -85,6 +87,7 @@ export class EthereumConnector implements SourceConnector {
         )
       : undefined;
     const legs = addressLegs(address, { normal, internal, tokens, l1Fees }, chain);
+    await this.ensureTokenPrices(chain, legs, request.now);
     const transactions = await this.priced(chain, legs);
     return {
       status: 'ready',
@@ -92,6 +95,34 @@ export class EthereumConnector implements SourceConnector {
       pages: singlePage(transactions),
       reportedBalances: await this.balances(chain, getAddress(address), legs, signal),
     };
+  }
+
+  /**
+   * Asks the market store for daily prices of the tokens the history moved (by chain and contract,
+   * issue 30 item 4) from its first day to today, before swaps are valued with them. Never fails
+   * the refresh: a token it cannot price now stays unpriced (docs/market-data.md, 5a).
+   */
+  private async ensureTokenPrices(chain: EvmChain, legs: readonly AddressLeg[], now: Date): Promise<void> {
+    if (!this.prices.ensureTokenPrices || legs.length === 0) return;
+    const tokens = new Map<string, ChainTokenRef>();
+    for (const leg of legs) {
+      if (leg.contractAddress)
+        tokens.set(leg.symbol, {
+          symbol: leg.symbol,
+          platform: chain.coingeckoPlatform,
+          contract: leg.contractAddress,
+        });
+    }
+    if (tokens.size === 0) return;
+    const first = legs.reduce(
+      (min, leg) => (leg.occurredAt < min ? leg.occurredAt : min),
+      legs[0]!.occurredAt,
+    );
+    await this.prices.ensureTokenPrices(
+      [...tokens.values()],
+      first.toISOString().slice(0, 10),
+      now.toISOString().slice(0, 10),
+    );
   }
 
   private rpc(chain: EvmChain): PublicClient {
