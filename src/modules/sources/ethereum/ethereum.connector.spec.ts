@@ -499,6 +499,30 @@ describe('EthereumConnector on Base and Arbitrum One', () => {
     expect(fake.requests.filter((r) => r.rpc).every((r) => r.rpcChain === 42161)).toBe(true);
   });
 
+  it('Base: reads each receipt once; a later refresh takes the L1 fees it already knows', async () => {
+    const base = fake.chain(8453);
+    base.normal = [
+      sent(1, OTHER, wei('0.1'), '21000', '1000000000'),
+      sent(2, OTHER, wei('0.1'), '21000', '1000000000'),
+    ];
+    base.l1Fees.set(hash(1), 5n);
+    base.l1Fees.set(hash(2), 7n);
+    const one = connector();
+    const receipts = () => fake.requests.filter((r) => r.rpc === 'eth_getTransactionReceipt').length;
+    const fees = async () => {
+      const result = await one.fetch(request('base'));
+      if (result.status !== 'ready') throw new Error('expected ready');
+      const legs: SourceTransaction[] = [];
+      for await (const page of result.pages) legs.push(...page);
+      return legs.filter((l) => l.direction === 'fee').map((l) => l.amount);
+    };
+    // 21,000 × 1 gwei = 0.000021 ETH, plus 5 and 7 wei of L1 fee.
+    expect(await fees()).toEqual(['0.000021000000000005', '0.000021000000000007']);
+    expect(receipts()).toBe(2);
+    expect(await fees()).toEqual(['0.000021000000000005', '0.000021000000000007']);
+    expect(receipts()).toBe(2);
+  });
+
   it('refuses a chain outside the table, naming the ones it reads', async () => {
     await expect(connector().fetch(request('fantom'))).rejects.toThrow(
       "The account's chain fantom is not one this source reads (ethereum, base, arbitrum, optimism, polygon).",

@@ -47,8 +47,15 @@ export interface EthereumConnectorOptions {
   readonly rpcTimeoutMs?: number;
 }
 
+/** Receipts asked for at once, sent as one JSON-RPC batch. */
+const RECEIPTS_PER_BATCH = 50;
+/** L1 fees kept in memory (a few MB at most); beyond, the cache starts over. */
+const L1_FEE_CACHE_SIZE = 100_000;
+
 export class EthereumConnector implements SourceConnector {
   private readonly rpcs = new Map<string, PublicClient>();
+  /** `<chainId>:<hash>` → L1 data fee (wei) of receipts already read. */
+  private readonly l1FeeCache = new Map<string, bigint>();
 
   constructor(
     private readonly etherscan: EtherscanClient,
@@ -130,7 +137,11 @@ export class EthereumConnector implements SourceConnector {
     if (!client) {
       const url = this.options.rpcUrls?.[chain.platform] ?? chain.defaultRpcUrl;
       client = createPublicClient({
-        transport: http(url, { timeout: this.options.rpcTimeoutMs ?? 15_000, retryCount: 0 }),
+        transport: http(url, {
+          timeout: this.options.rpcTimeoutMs ?? 15_000,
+          retryCount: 0,
+          batch: { batchSize: RECEIPTS_PER_BATCH },
+        }),
       });
       this.rpcs.set(chain.platform, client);
     }
@@ -144,26 +155,47 @@ export class EthereumConnector implements SourceConnector {
     );
   }
 
-  /** The L1 data fee (wei) of each hash, from its receipt's `l1Fee` (OP-stack chains). */
+  /**
+   * The L1 data fee (wei) of each hash, from its receipt's `l1Fee` (OP-stack chains). Receipts of
+   * mined transactions never change, so fees already read are kept in memory (L1_FEE_CACHE_SIZE,
+   * per process) and a refresh asks only for new ones, RECEIPTS_PER_BATCH to a JSON-RPC batch.
+   */
   private async l1Fees(
     chain: EvmChain,
     hashes: readonly string[],
     signal: AbortSignal,
   ): Promise<Map<string, bigint>> {
     const fees = new Map<string, bigint>();
+    const key = (hash: string) => `${chain.chainId}:${hash}`;
+    const missing: string[] = [];
+    for (const hash of new Set(hashes.map((h) => h.toLowerCase()))) {
+      const known = this.l1FeeCache.get(key(hash));
+      if (known === undefined) missing.push(hash);
+      else fees.set(hash, known);
+    }
     try {
-      for (const hash of new Set(hashes.map((h) => h.toLowerCase()))) {
+      for (let start = 0; start < missing.length; start += RECEIPTS_PER_BATCH) {
         if (signal.aborted) throw signal.reason;
-        const receipt = (await this.rpc(chain).request({
-          method: 'eth_getTransactionReceipt',
-          params: [hash as `0x${string}`],
-        })) as { l1Fee?: unknown } | null;
-        if (!receipt) throw new Error(`no receipt for ${hash}`);
-        const l1Fee = receipt.l1Fee;
-        if (l1Fee === undefined || l1Fee === null) continue;
-        if (typeof l1Fee !== 'string' || !/^0x[0-9a-f]{1,64}$/i.test(l1Fee))
-          throw new Error(`malformed l1Fee in the receipt of ${hash}`);
-        fees.set(hash, BigInt(l1Fee));
+        const batch = missing.slice(start, start + RECEIPTS_PER_BATCH);
+        const receipts = await Promise.all(
+          batch.map(
+            (hash) =>
+              this.rpc(chain).request({
+                method: 'eth_getTransactionReceipt',
+                params: [hash as `0x${string}`],
+              }) as Promise<{ l1Fee?: unknown } | null>,
+          ),
+        );
+        receipts.forEach((receipt, i) => {
+          const hash = batch[i]!;
+          if (!receipt) throw new Error(`no receipt for ${hash}`);
+          const l1Fee = receipt.l1Fee ?? '0x0';
+          if (typeof l1Fee !== 'string' || !/^0x[0-9a-f]{1,64}$/i.test(l1Fee))
+            throw new Error(`malformed l1Fee in the receipt of ${hash}`);
+          fees.set(hash, BigInt(l1Fee));
+          if (this.l1FeeCache.size >= L1_FEE_CACHE_SIZE) this.l1FeeCache.clear();
+          this.l1FeeCache.set(key(hash), BigInt(l1Fee));
+        });
       }
     } catch (error) {
       this.rpcFailure(chain, error, signal);
