@@ -286,10 +286,11 @@ describe('EthereumConnector against a fake Etherscan and JSON-RPC', () => {
 });
 
 /**
- * The same connector on Base and Arbitrum One (issue 30 items 2 and 3): the chain is the
+ * The same connector on Base, Arbitrum One and Polygon PoS (issue 30 items 2 and 3): the chain is the
  * account's, Etherscan is asked with that chain's `chainid`, balances come from that chain's
  * JSON-RPC endpoint, and swaps and wraps come out as the ledger records them (docs/cost-basis.md,
- * "Swaps and wraps on chain"). Prices stored: ETH 3,000.00 and USDC 1.00 from 2024-06-01; no WETH.
+ * "Swaps and wraps on chain"). Prices stored: ETH 3,000.00, USDC 1.00, POL 0.50 from 2024-06-01;
+ * no WETH.
  */
 describe('EthereumConnector on Base and Arbitrum One', () => {
   const fake = new FakeEthereum();
@@ -355,7 +356,8 @@ describe('EthereumConnector on Base and Arbitrum One', () => {
     },
     pricesOnDate: async (symbols: readonly string[], date: string) => {
       asked.push(`${date}:${[...symbols].sort().join(',')}`);
-      const table: Record<string, string> = date >= '2024-06-01' ? { ETH: '3000.00', USDC: '1.00' } : {};
+      const table: Record<string, string> =
+        date >= '2024-06-01' ? { ETH: '3000.00', USDC: '1.00', POL: '0.50' } : {};
       return new Map(symbols.flatMap((s) => (table[s] ? [[s, table[s]] as [string, string]] : [])));
     },
   };
@@ -368,7 +370,14 @@ describe('EthereumConnector on Base and Arbitrum One', () => {
         requestTimeoutMs: 2_000,
       }),
       storedPrices,
-      { rpcUrls: { base: `${baseUrl}/rpc/8453`, arbitrum: `${baseUrl}/rpc/42161` }, rpcTimeoutMs: 2_000 },
+      {
+        rpcUrls: {
+          base: `${baseUrl}/rpc/8453`,
+          arbitrum: `${baseUrl}/rpc/42161`,
+          polygon: `${baseUrl}/rpc/137`,
+        },
+        rpcTimeoutMs: 2_000,
+      },
     );
   const request = (chain: string): ConnectorRequest => ({
     account: {
@@ -521,6 +530,36 @@ describe('EthereumConnector on Base and Arbitrum One', () => {
     expect(receipts()).toBe(2);
     expect(await fees()).toEqual(['0.000021000000000005', '0.000021000000000007']);
     expect(receipts()).toBe(2);
+  });
+
+  it('Polygon: gas in POL at POL’s stored price; a wrap the explorer did not list as a token transfer is still a conversion', async () => {
+    const WPOL = '0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270';
+    const polygon = fake.chain(137);
+    // 100 POL in; 40 POL wrapped (deposit() on WPOL: no Transfer log listed), gas 21,000 × 30 gwei = 0.00063 POL.
+    polygon.normal = [
+      { ...sent(1, me, wei('100'), '21000', '30000000000'), from: OTHER, to: me },
+      sent(2, WPOL, wei('40'), '21000', '30000000000'),
+    ];
+    polygon.ethBalances.set(me, wei('59.99937'));
+    polygon.tokenBalances.set(`${WPOL}:${me}`, wei('40'));
+    const { legs, balances } = await legsOf('polygon');
+    const wrap = `wrap:${hash(2)}`;
+    expect(
+      legs.map((t) => [t.transactionId.slice(64), t.direction, t.symbol, t.amount, t.priceUsd, t.transferId]),
+    ).toEqual([
+      ['01:eth-in', 'transfer_in', 'POL', '100', null, `chain:${hash(1).slice(2)}`],
+      ['02:eth-out', 'transfer_out', 'POL', '40', null, wrap],
+      ['02:fee', 'fee', 'POL', '0.00063', '0.50', null],
+      ['02:wrap-in', 'transfer_in', 'WPOL', '40', null, wrap],
+    ]);
+    // 100 − 40 − 0.00063 = 59.99937 POL; 40 WPOL: the chain agrees.
+    expect(balances).toEqual(
+      new Map([
+        ['POL', '59.99937'],
+        ['WPOL', '40'],
+      ]),
+    );
+    expect(new Set(fake.requests.filter((r) => r.action).map((r) => r.chainid))).toEqual(new Set(['137']));
   });
 
   it('refuses a chain outside the table, naming the ones it reads', async () => {
