@@ -4455,7 +4455,7 @@ export interface components {
             timestamp: string;
             /** @description The source transaction id, unique per account. */
             transactionId: string;
-            /** @description Links a transfer_out to the transfer_in on another own account; null otherwise. */
+            /** @description Links a transfer_out to the transfer_in on another own account (e.g. `chain:<hash>`); `wrap:<hash>` links the two legs of a wrap or unwrap on one account (ETH ↔ WETH, POL ↔ WPOL), which keeps basis and acquisition date; null otherwise. */
             transferId: string | null;
         };
         TransactionsResultDto: {
