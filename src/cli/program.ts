@@ -217,7 +217,10 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; commands: reado
           },
           { flags: '--source <source>', description: 'csv, or sandbox outside production', required: true },
           { flags: '--address <address>', description: 'On-chain address (with --chain)' },
-          { flags: '--chain <chain>', description: 'Chain of the address: bitcoin, ethereum, solana' },
+          {
+            flags: '--chain <chain>',
+            description: 'Chain of the address: bitcoin, ethereum, base, arbitrum, optimism, polygon, solana',
+          },
           {
             flags: '--credentials-json <json>',
             description: 'Connector credentials as a JSON object of strings (stored encrypted)',

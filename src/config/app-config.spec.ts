@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     [{ SANDBOX: 'maybe' }, 'SANDBOX'],
     [{ ENCRYPTION_KEY: 'short' }, 'ENCRYPTION_KEY'],
     [{ JWT_PRIVATE_KEYS: 'not json' }, 'JWT_PRIVATE_KEYS'],
+    [{ BASE_RPC_URL: 'mainnet.base.org' }, 'BASE_RPC_URL'],
   ])('names the bad variable: %j', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigValidationError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${variable}:`));
@@ -52,6 +53,22 @@ describe('loadConfig', () => {
       ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
     });
     expect(config.sandboxEnabled).toBe(false);
+  });
+
+  it('has a JSON-RPC endpoint per EVM chain, each overridable (issue 30 item 2)', () => {
+    expect(loadConfig({}).evmRpcUrls).toEqual({
+      ethereum: 'https://ethereum-rpc.publicnode.com',
+      base: 'https://mainnet.base.org',
+      arbitrum: 'https://arb1.arbitrum.io/rpc',
+      optimism: 'https://mainnet.optimism.io',
+      polygon: 'https://polygon-rpc.com',
+    });
+    expect(
+      loadConfig({
+        POLYGON_RPC_URL: 'https://polygon.example/v1/key',
+        ETHEREUM_RPC_URL: 'http://127.0.0.1:8545',
+      }).evmRpcUrls,
+    ).toMatchObject({ polygon: 'https://polygon.example/v1/key', ethereum: 'http://127.0.0.1:8545' });
   });
 
   it('treats empty variables as unset', () => {

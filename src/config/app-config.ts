@@ -20,6 +20,7 @@ import {
   ValidateIf,
   IsUrl,
 } from 'class-validator';
+import { EVM_CHAINS } from '../domain/chains/ethereum/evm-chains.js';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
@@ -383,13 +384,40 @@ export class AppConfig {
   @IsString()
   ETHERSCAN_API_KEY?: string;
 
-  /** Ethereum JSON-RPC endpoint of the ethereum source's balances. */
+  /**
+   * JSON-RPC endpoints of the ethereum source, one per chain of its table
+   * (src/domain/chains/ethereum/evm-chains.ts, docs/sources.md "EVM networks"): balances, and the
+   * L1 data fees of Base and OP Mainnet. Defaults are the chains' public endpoints (rate-limited:
+   * an operator with many accounts sets its own provider's URLs).
+   */
   @IsUrl({ require_tld: false, require_protocol: true })
   ETHEREUM_RPC_URL = 'https://ethereum-rpc.publicnode.com';
 
   /** Solana JSON-RPC endpoint of the solana source (history, balances, staking rewards). */
   @IsUrl({ require_tld: false, require_protocol: true })
   SOLANA_RPC_URL = 'https://api.mainnet-beta.solana.com';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  BASE_RPC_URL = 'https://mainnet.base.org';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  ARBITRUM_RPC_URL = 'https://arb1.arbitrum.io/rpc';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  OPTIMISM_RPC_URL = 'https://mainnet.optimism.io';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  POLYGON_RPC_URL = 'https://polygon-rpc.com';
+
+  /** The JSON-RPC endpoint of each EVM chain, by platform id (the keys above, by rpcUrlKey). */
+  get evmRpcUrls(): Record<string, string> {
+    return Object.fromEntries(
+      EVM_CHAINS.map((chain) => [
+        chain.platform,
+        (this as unknown as Record<string, string | undefined>)[chain.rpcUrlKey] ?? chain.defaultRpcUrl,
+      ]),
+    );
+  }
 
   /**
    * The exchange source's API hosts (docs/sources.md "Exchanges (ccxt)"): a JSON object of ccxt

@@ -38,6 +38,9 @@ useE2eWorld({
       ETHERSCAN_API_KEY: FAKE_ETHERSCAN_KEY,
       ETHEREUM_RPC_URL: `${ethereum}/rpc`,
       SOLANA_RPC_URL: solana,
+      // The fake serves each EVM chain's JSON-RPC at /rpc/<chainId> (issue 30 item 2).
+      BASE_RPC_URL: `${ethereum}/rpc/8453`,
+      ARBITRUM_RPC_URL: `${ethereum}/rpc/42161`,
     };
   },
 });

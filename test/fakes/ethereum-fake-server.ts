@@ -1,8 +1,11 @@
 /**
  * A local stand-in for an Etherscan-compatible account API (`GET /api?module=account&action=…`,
- * paged ascending with Etherscan's 10,000-row window) and an Ethereum JSON-RPC endpoint
- * (`POST /rpc`: eth_getBalance, eth_call of ERC-20 balanceOf, eth_chainId), both on 127.0.0.1
- * with a random port. Checks the API key; scripted failures answer Etherscan's own error shapes.
+ * paged ascending with Etherscan's 10,000-row window; Etherscan v2's `chainid` picks the chain,
+ * absent means 1) and EVM JSON-RPC endpoints (`POST /rpc` for chain 1, `POST /rpc/<chainId>` for
+ * the others: eth_getBalance, eth_call of ERC-20 balanceOf, eth_chainId, eth_getTransactionReceipt
+ * with the OP-stack `l1Fee` where one is set), both on 127.0.0.1 with a random port. Each chain
+ * has its own history and balances (`chain(id)`; the top-level fields are chain 1's). Checks the
+ * API key; scripted failures answer Etherscan's own error shapes.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,17 +26,71 @@ export interface EtherscanFault {
   remaining: number;
 }
 
-export class FakeEthereum {
+/** One chain's history and state. */
+export class FakeChain {
   normal: EtherscanNormalTx[] = [];
   internal: EtherscanInternalTx[] = [];
   tokens: EtherscanTokenTx[] = [];
-  /** Wei per lower-case address. */
+  /** Wei (of the chain's gas asset) per lower-case address. */
   readonly ethBalances = new Map<string, bigint>();
   /** `${contract}:${holder}` (lower case) → base units. */
   readonly tokenBalances = new Map<string, bigint>();
-  readonly requests: { action?: string; page?: string; startblock?: string; rpc?: string }[] = [];
+  /** The receipts' `l1Fee` (OP-stack), wei by lower-case hash; absent: a receipt without one. */
+  readonly l1Fees = new Map<string, bigint>();
+}
+
+export class FakeEthereum {
+  private readonly chains = new Map<number, FakeChain>([[1, new FakeChain()]]);
+  readonly requests: {
+    action?: string;
+    page?: string;
+    startblock?: string;
+    chainid?: string;
+    rpc?: string;
+    rpcChain?: number;
+  }[] = [];
   readonly faults: EtherscanFault[] = [];
   private server?: Server;
+
+  /** The history and state of chain `id` (created empty on first use). */
+  chain(id: number): FakeChain {
+    let chain = this.chains.get(id);
+    if (!chain) {
+      chain = new FakeChain();
+      this.chains.set(id, chain);
+    }
+    return chain;
+  }
+
+  /** Forgets every chain but mainnet (whose fields the caller sets as before). */
+  resetChains(): void {
+    for (const id of [...this.chains.keys()]) if (id !== 1) this.chains.delete(id);
+  }
+
+  get normal(): EtherscanNormalTx[] {
+    return this.chain(1).normal;
+  }
+  set normal(rows: EtherscanNormalTx[]) {
+    this.chain(1).normal = rows;
+  }
+  get internal(): EtherscanInternalTx[] {
+    return this.chain(1).internal;
+  }
+  set internal(rows: EtherscanInternalTx[]) {
+    this.chain(1).internal = rows;
+  }
+  get tokens(): EtherscanTokenTx[] {
+    return this.chain(1).tokens;
+  }
+  set tokens(rows: EtherscanTokenTx[]) {
+    this.chain(1).tokens = rows;
+  }
+  get ethBalances(): Map<string, bigint> {
+    return this.chain(1).ethBalances;
+  }
+  get tokenBalances(): Map<string, bigint> {
+    return this.chain(1).tokenBalances;
+  }
 
   async start(): Promise<string> {
     this.server = createServer(async (req, res) => {
@@ -42,17 +99,19 @@ export class FakeEthereum {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
-      if (req.method === 'POST' && url.pathname === '/rpc') {
+      const rpcPath = /^\/rpc(?:\/(\d{1,12}))?$/.exec(url.pathname);
+      if (req.method === 'POST' && rpcPath) {
+        const chainId = Number(rpcPath[1] ?? 1);
         const payload = JSON.parse(await readBody(req)) as RpcRequest | RpcRequest[];
         const answer = (call: RpcRequest) => {
-          this.requests.push({ rpc: call.method });
-          return { jsonrpc: '2.0', id: call.id, ...this.rpc(call) };
+          this.requests.push({ rpc: call.method, rpcChain: chainId });
+          return { jsonrpc: '2.0', id: call.id, ...this.rpc(chainId, call) };
         };
         return json(200, Array.isArray(payload) ? payload.map(answer) : answer(payload));
       }
       if (url.pathname !== '/api') return json(404, { error: 'not found' });
       const q = Object.fromEntries(url.searchParams);
-      this.requests.push({ action: q.action, page: q.page, startblock: q.startblock });
+      this.requests.push({ action: q.action, page: q.page, startblock: q.startblock, chainid: q.chainid });
       const fault = this.faults.find((f) => f.remaining > 0 && f.action === q.action);
       if (fault) {
         fault.remaining -= 1;
@@ -60,8 +119,17 @@ export class FakeEthereum {
       }
       if (q.apikey !== FAKE_ETHERSCAN_KEY)
         return json(200, { status: '0', message: 'NOTOK', result: 'Invalid API Key' });
+      const chainId = q.chainid === undefined ? 1 : Number(q.chainid);
+      if (!this.chains.has(chainId))
+        return json(200, {
+          status: '0',
+          message: 'NOTOK',
+          result:
+            'Missing or unsupported chainid parameter (required for v2 api), please see https://api.etherscan.io/v2/chainlist for the list of supported chainids',
+        });
+      const chain = this.chain(chainId);
       const rows = (
-        { txlist: this.normal, txlistinternal: this.internal, tokentx: this.tokens } as Record<
+        { txlist: chain.normal, txlistinternal: chain.internal, tokentx: chain.tokens } as Record<
           string,
           { from: string; to: string; blockNumber: string }[]
         >
@@ -101,19 +169,46 @@ export class FakeEthereum {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
 
-  private rpc(call: RpcRequest): { result: string } | { error: { code: number; message: string } } {
+  private rpc(
+    chainId: number,
+    call: RpcRequest,
+  ): { result: unknown } | { error: { code: number; message: string } } {
     const hex = (n: bigint) => `0x${n.toString(16)}`;
+    const chain = this.chain(chainId);
     switch (call.method) {
       case 'eth_chainId':
-        return { result: '0x1' };
+        return { result: hex(BigInt(chainId)) };
       case 'eth_getBalance':
-        return { result: hex(this.ethBalances.get(String(call.params[0]).toLowerCase()) ?? 0n) };
+        return { result: hex(chain.ethBalances.get(String(call.params[0]).toLowerCase()) ?? 0n) };
       case 'eth_call': {
         const { to, data } = call.params[0] as { to: string; data: string };
         if (!data.startsWith('0x70a08231')) return { error: { code: -32000, message: 'execution reverted' } };
         const holder = `0x${data.slice(-40)}`.toLowerCase();
-        const units = this.tokenBalances.get(`${to.toLowerCase()}:${holder}`) ?? 0n;
+        const units = chain.tokenBalances.get(`${to.toLowerCase()}:${holder}`) ?? 0n;
         return { result: `0x${units.toString(16).padStart(64, '0')}` };
+      }
+      case 'eth_getTransactionReceipt': {
+        // The receipt's shape (execution-apis), with the OP-stack fields where an l1Fee is set.
+        const hash = String(call.params[0]).toLowerCase();
+        const tx = chain.normal.find((row) => row.hash.toLowerCase() === hash);
+        if (!tx) return { result: null };
+        const l1Fee = chain.l1Fees.get(hash);
+        return {
+          result: {
+            transactionHash: tx.hash,
+            blockNumber: hex(BigInt(tx.blockNumber)),
+            from: tx.from,
+            to: tx.to,
+            status: tx.isError === '0' ? '0x1' : '0x0',
+            gasUsed: hex(BigInt(tx.gasUsed)),
+            effectiveGasPrice: hex(BigInt(tx.gasPrice)),
+            logs: [],
+            type: '0x2',
+            ...(l1Fee === undefined
+              ? {}
+              : { l1Fee: hex(l1Fee), l1GasUsed: '0x640', l1GasPrice: '0x3b9aca00', l1FeeScalar: '0.684' }),
+          },
+        };
       }
       default:
         return { error: { code: -32601, message: `method ${call.method} not found` } };

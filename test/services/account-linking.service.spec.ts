@@ -6,7 +6,12 @@ import { ManualClock } from '../../src/common/clock/clock.js';
 import { ErrorCode } from '../../src/common/errors/domain-error.js';
 import { AccountsModule, AccountsService } from '../../src/modules/accounts/index.js';
 import { LedgerModule } from '../../src/modules/ledger/index.js';
-import { ConnectorRegistry, SourcesModule, type SourceConnector } from '../../src/modules/sources/index.js';
+import {
+  ConnectorRegistry,
+  SOURCE_CATALOGUE,
+  SourcesModule,
+  type SourceConnector,
+} from '../../src/modules/sources/index.js';
 import { DomainError } from '../../src/common/errors/domain-error.js';
 import { insertTenant } from '../factories/account-rows.factory.js';
 import { ScriptedConnector } from '../factories/accounts.factory.js';
@@ -126,5 +131,64 @@ describe('linking accounts (service tier)', () => {
     );
     expect(account.sourceOptions).toEqual({ region: 'eu' });
     expect(account.credentialsEncrypted).not.toBeNull();
+  });
+
+  describe('EVM chains (issue 30 item 2): one source, the chain is the account’s', () => {
+    // The ethereum source's own description, with a fetch that never reaches the network.
+    let restore: () => void;
+    beforeAll(() => {
+      restore = s.get(ConnectorRegistry).register('ethereum', {
+        describe: () => SOURCE_CATALOGUE['ethereum']!,
+        fetch: async () => ({ status: 'pending', retryAt: null }),
+      });
+    });
+    afterAll(() => restore());
+    const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+    it.each(['ethereum', 'base', 'arbitrum', 'optimism', 'polygon'])(
+      'a partner links a %s address: the ethereum source, the chain = the platform',
+      async (platform) => {
+        const account = await accounts.link(tenantId, { platform, identity: identity(), address: ADDRESS });
+        expect([account.source, account.platform, account.chain, account.address]).toEqual([
+          'ethereum',
+          platform,
+          platform,
+          ADDRESS,
+        ]);
+      },
+    );
+
+    it('refuses a bad checksum on Base naming address, and an xpub naming xpub', async () => {
+      await expect(
+        accounts.link(tenantId, {
+          platform: 'base',
+          identity: identity(),
+          address: ADDRESS.replace('E7', 'e7'),
+        }),
+      ).rejects.toMatchObject({ fieldErrors: { address: ['address is not a valid base address.'] } });
+      await expect(
+        accounts.link(tenantId, { platform: 'arbitrum', identity: identity(), xpub: 'xpub6C' }),
+      ).rejects.toMatchObject({ fieldErrors: { xpub: [expect.stringContaining('linked with address')] } });
+    });
+
+    it('the admin route links chain polygon with the ethereum source, and refuses a chain outside the table', async () => {
+      const account = await accounts.create(
+        tenantId,
+        { platform: 'polygon', identity: identity(), source: 'ethereum', address: ADDRESS, chain: 'polygon' },
+        false,
+      );
+      expect(account.chain).toBe('polygon');
+      await expect(
+        accounts.create(
+          tenantId,
+          { platform: 'fantom', identity: identity(), source: 'ethereum', address: ADDRESS, chain: 'fantom' },
+          false,
+        ),
+      ).rejects.toMatchObject({
+        fieldErrors: {
+          chain: ['The ethereum source watches chain ethereum or base or arbitrum or optimism or polygon.'],
+        },
+      });
+    });
   });
 });

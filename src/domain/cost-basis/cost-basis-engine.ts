@@ -34,7 +34,7 @@ import {
   type ScaledDecimal,
   sumScaled,
 } from '../money/scaled-decimal.js';
-import { matchTransfers, type TransferMatches } from './transfer-matching.js';
+import { isConversionTransferId, matchTransfers, type TransferMatches } from './transfer-matching.js';
 
 const toCanonical = (value: ScaledDecimal): string => value.toCanonical();
 
@@ -420,9 +420,14 @@ class CostBasisEngine {
   private receiveTransfer(entry: LedgerEntry, quantity: ScaledDecimal, index: number): void {
     const moved = this.lotsInTransitByInIndex.get(index) ?? [];
     this.lotsInTransitByInIndex.delete(index);
-    // A moved lot keeps its date and basis, but was not acquired in this account.
+    // A moved lot keeps its date and basis, but was not acquired in this account; a converted one
+    // (a wrap: same account, another symbol) stays where it was acquired.
+    const converted = isConversionTransferId(entry.transferId);
     for (const piece of moved) {
-      this.lotBook.open(entry.accountId, entry.symbol, { ...piece, acquiredInAccount: false });
+      this.lotBook.open(entry.accountId, entry.symbol, {
+        ...piece,
+        acquiredInAccount: converted ? piece.acquiredInAccount === true : false,
+      });
     }
     const extra = quantity.minus(sumScaled(moved.map((p) => p.quantity)));
     if (extra.isPositive()) this.openUnknownBasisLot(entry, extra, 'transfer_in_exceeds_out');

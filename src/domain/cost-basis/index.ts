@@ -36,6 +36,7 @@ export {
   type MethodElection,
 } from './method-elections.js';
 export { compareForProcessing, sortForProcessing } from './processing-order.js';
+export { CONVERSION_TRANSFER_PREFIX, isConversionTransferId } from './transfer-matching.js';
 export {
   summarizeByAccountAndSymbol,
   valuePositions,

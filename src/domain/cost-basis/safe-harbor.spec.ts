@@ -350,3 +350,47 @@ describe('computeSafeHarborAllocation: transfers between own accounts', () => {
     });
   });
 });
+
+describe('computeSafeHarborAllocation with a conversion (a wrap) before the transition', () => {
+  it('keeps the wrap in the universal pool: the WETH lot carries the ETH basis and date', () => {
+    const entries = [
+      ledgerEntry({
+        tx: 'b',
+        at: '2024-01-10',
+        direction: 'buy',
+        amount: '2',
+        priceUsd: '2000',
+        symbol: 'ETH',
+      }),
+      ledgerEntry({
+        tx: 'w:out',
+        at: '2024-06-01',
+        direction: 'transfer_out',
+        amount: '1',
+        symbol: 'ETH',
+        transferId: 'wrap:0xw',
+      }),
+      ledgerEntry({
+        tx: 'w:in',
+        at: '2024-06-01',
+        direction: 'transfer_in',
+        amount: '1',
+        symbol: 'WETH',
+        transferId: 'wrap:0xw',
+      }),
+    ];
+    const allocation = computeSafeHarborAllocation({ entries, universalMethod: 'fifo' });
+    expect(
+      allocation.transition.lots.map((l) => [
+        l.accountId,
+        l.symbol,
+        l.quantity,
+        l.costBasisUsd,
+        isoDate(l.acquiredAt),
+      ]),
+    ).toEqual([
+      ['acct-a', 'ETH', '1', '2000', '2024-01-10'],
+      ['acct-a', 'WETH', '1', '2000', '2024-01-10'],
+    ]);
+  });
+});

@@ -40,7 +40,7 @@ import type {
 } from './cost-basis.types.js';
 import { splitLotPiece, type LotPiece } from './lot-book.js';
 import { compareByteOrder, sortForProcessing } from './processing-order.js';
-import { matchTransfers } from './transfer-matching.js';
+import { isConversionTransferId, matchTransfers } from './transfer-matching.js';
 import { parseScaled, SCALED_ZERO, sumScaled, type ScaledDecimal } from '../money/scaled-decimal.js';
 
 /** 2025-01-01T00:00:00Z: the first instant of per-wallet basis tracking. */
@@ -272,7 +272,8 @@ function withinThePool(entries: readonly LedgerEntry[]): LedgerEntry[] {
   const pooled: LedgerEntry[] = [];
   ordered.forEach((entry, index) => {
     const otherIndex = inIndexByOutIndex.get(index) ?? outIndexByInIndex.get(index);
-    if (otherIndex === undefined) {
+    // A conversion (a wrap) changes the symbol: the pool's lots must change it too.
+    if (otherIndex === undefined || isConversionTransferId(entry.transferId)) {
       pooled.push(entry);
       return;
     }

@@ -7,10 +7,23 @@ export interface TransferMatches {
 }
 
 /**
+ * The transferId prefix of a conversion: wrapping or unwrapping an asset (ETH → WETH) in one
+ * account (docs/cost-basis.md, "Swaps and wraps on chain"; src/domain/chains/swaps.ts).
+ */
+export const CONVERSION_TRANSFER_PREFIX = 'wrap:';
+
+/** A transferId naming a conversion pair (one account, two symbols) rather than a transfer. */
+export function isConversionTransferId(transferId: string | undefined): boolean {
+  return transferId !== undefined && transferId.startsWith(CONVERSION_TRANSFER_PREFIX);
+}
+
+/**
  * Pairs each transfer_in with a transfer_out over entries already in processing order.
  * A pair needs the same transferId and symbol, different accounts, and the out processed
- * before the in. With several candidates, the earliest unmatched out is taken. Anything
- * left over is unmatched: a lone out is a withdrawal, a lone in a deposit of unknown basis.
+ * before the in. A conversion (transferId `wrap:…`) pairs instead an out and an in of the same
+ * account with different symbols: the lots change symbol, keeping their basis and dates. With
+ * several candidates, the earliest unmatched out is taken. Anything left over is unmatched: a
+ * lone out is a withdrawal, a lone in a deposit of unknown basis.
  */
 export function matchTransfers(entriesInProcessingOrder: readonly LedgerEntry[]): TransferMatches {
   const pendingOutIndexesByTransferId = new Map<string, number[]>();
@@ -26,7 +39,9 @@ export function matchTransfers(entriesInProcessingOrder: readonly LedgerEntry[])
     } else if (entry.direction === 'transfer_in') {
       const candidate = pending.findIndex((outIndex) => {
         const out = entriesInProcessingOrder[outIndex];
-        return out.symbol === entry.symbol && out.accountId !== entry.accountId;
+        return isConversionTransferId(entry.transferId)
+          ? out.symbol !== entry.symbol && out.accountId === entry.accountId
+          : out.symbol === entry.symbol && out.accountId !== entry.accountId;
       });
       if (candidate === -1) return;
       const [outIndex] = pending.splice(candidate, 1);

@@ -355,3 +355,88 @@ describe('computeCostBasis: transfers between own accounts', () => {
     ]);
   });
 });
+
+describe('computeCostBasis: conversions (a wrap: transferId wrap:…, one account, two symbols)', () => {
+  const buy = ledgerEntry({
+    tx: 'b',
+    at: '2024-01-10',
+    direction: 'buy',
+    amount: '2',
+    priceUsd: '2000',
+    symbol: 'ETH',
+    account: 'wallet',
+  });
+  const out = (fields: { account?: string; transferId?: string; symbol?: string } = {}) =>
+    ledgerEntry({
+      tx: 'w:out',
+      at: '2024-06-01T12:00:00Z',
+      direction: 'transfer_out',
+      amount: '1',
+      symbol: fields.symbol ?? 'ETH',
+      account: fields.account ?? 'wallet',
+      transferId: fields.transferId ?? 'wrap:0xw',
+    });
+  const into = (fields: { account?: string; transferId?: string; symbol?: string } = {}) =>
+    ledgerEntry({
+      tx: 'w:in',
+      at: '2024-06-01T12:00:00Z',
+      direction: 'transfer_in',
+      amount: '1',
+      symbol: fields.symbol ?? 'WETH',
+      account: fields.account ?? 'wallet',
+      transferId: fields.transferId ?? 'wrap:0xw',
+    });
+
+  it('moves the lot to the other symbol in the same account with its basis and date, acquired in that account', () => {
+    const result = computeCostBasis([buy, out(), into()], { method: 'fifo' });
+    expect(
+      result.openLots.map((l) => [l.symbol, l.quantity, l.costBasisUsd, isoDate(l.acquiredAt), l.basisKnown]),
+    ).toEqual([
+      ['ETH', '1', '2000', '2024-01-10', true],
+      ['WETH', '1', '2000', '2024-01-10', true],
+    ]);
+    expect(result.disposals).toEqual([]);
+    expect(result.removals).toEqual([]);
+    expect(result.issues).toEqual([]);
+    // A sale of the WETH is long-term from the ETH's date and counts as acquired in the account.
+    const sold = computeCostBasis(
+      [
+        buy,
+        out(),
+        into(),
+        ledgerEntry({
+          tx: 's',
+          at: '2025-02-01',
+          direction: 'sell',
+          amount: '1',
+          priceUsd: '3000',
+          symbol: 'WETH',
+          account: 'wallet',
+        }),
+      ],
+      { method: 'fifo' },
+    );
+    expect(sold.disposals.map((d) => [d.symbol, d.gainUsd, d.term, d.acquiredInAccount])).toEqual([
+      ['WETH', '1000', 'long', true],
+    ]);
+  });
+
+  it('pairs nothing across accounts, nor a chain transfer id within one account', () => {
+    // wrap: legs on two accounts: a lone out (removal) and a lone in (unknown basis).
+    const across = computeCostBasis([buy, out(), into({ account: 'other' })], { method: 'fifo' });
+    expect(across.removals.map((r) => [r.symbol, r.reason])).toEqual([['ETH', 'unmatched_transfer_out']]);
+    expect(across.openLots.map((l) => [l.accountId, l.symbol, l.basisKnown])).toEqual([
+      ['other', 'WETH', false],
+      ['wallet', 'ETH', true],
+    ]);
+    // A chain id pairs the same symbol across accounts only: ETH out, WETH in of one account stay lone.
+    const chain = computeCostBasis([buy, out({ transferId: 'chain:ab' }), into({ transferId: 'chain:ab' })], {
+      method: 'fifo',
+    });
+    expect(chain.removals.map((r) => r.reason)).toEqual(['unmatched_transfer_out']);
+    expect(chain.openLots.map((l) => [l.symbol, l.basisKnown])).toEqual([
+      ['ETH', true],
+      ['WETH', false],
+    ]);
+  });
+});

@@ -11,7 +11,7 @@ import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { identityProblem } from '../../common/validation/account-identity.js';
 import { isBitcoinAddress } from '../../domain/chains/bitcoin/index.js';
-import { isEthereumAddress } from '../../domain/chains/ethereum/index.js';
+import { EVM_PLATFORMS, isEthereumAddress } from '../../domain/chains/ethereum/index.js';
 import { isSolanaAddress } from '../../domain/chains/solana/index.js';
 import {
   ACCOUNT_EVENTS,
@@ -80,7 +80,8 @@ const isAccountCursor = (value: unknown): value is AccountCursor =>
 /** The address's shape, for accounts whose address is a label (e.g. a csv account's wallet). */
 const ADDRESS_FORMATS: Record<string, RegExp> = {
   bitcoin: /^(bc1[02-9ac-hj-np-z]{11,87}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/,
-  ethereum: /^0x[0-9a-fA-F]{40}$/,
+  // Every EVM chain of the table (ethereum, base, arbitrum, optimism, polygon) has Ethereum's addresses.
+  ...Object.fromEntries(EVM_PLATFORMS.map((chain) => [chain, /^0x[0-9a-fA-F]{40}$/])),
   solana: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
 };
 
@@ -91,7 +92,9 @@ const ADDRESS_FORMATS: Record<string, RegExp> = {
  */
 const ADDRESS_CHECKS: Record<string, (address: string) => boolean> = {
   bitcoin: (address) => isBitcoinAddress(address),
-  ethereum: (address) => isEthereumAddress(address),
+  ...Object.fromEntries(
+    EVM_PLATFORMS.map((chain) => [chain, (address: string) => isEthereumAddress(address)]),
+  ),
   solana: (address) => isSolanaAddress(address),
 };
 

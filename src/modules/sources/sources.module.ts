@@ -60,11 +60,12 @@ import { ImportFileService } from './exports/import-file.service.js';
             new EtherscanClient({
               baseUrl: config.ETHERSCAN_BASE_URL,
               apiKey: config.ETHERSCAN_API_KEY ?? '',
-              // Ethereum mainnet (Etherscan v2 serves every chain behind one URL).
+              // Etherscan v2 serves every chain behind one URL: the connector sets each account's
+              // chain id (src/domain/chains/ethereum/evm-chains.ts); mainnet by default.
               chainId: 1,
             }),
             prices,
-            { rpcUrl: config.ETHEREUM_RPC_URL },
+            { rpcUrls: config.evmRpcUrls },
           ),
         );
         registry.register(

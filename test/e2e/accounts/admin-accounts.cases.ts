@@ -188,6 +188,7 @@ describe('admin accounts (e2e)', () => {
         'bitcoin-address',
         'bitcoin-xpub',
         'ethereum',
+        'ethereum-base',
         'solana',
         'exchange',
       ]);

@@ -3,7 +3,8 @@
  * and the solana source (issue 30 item 1) against local fakes: a fake Esplora, a fake
  * Etherscan-compatible API and JSON-RPC endpoint, a fake Solana JSON-RPC endpoint. A partner
  * links a zpub, an Ethereum address and a Solana address over REST, watches them sync, and reads
- * balances, transactions, gains and the checksum; every error path of POST/PUT/DELETE /v1/api/accounts; the
+ * balances, transactions, gains and the checksum; a Base and an Arbitrum address (issue 30) sync
+ * from their chains with a swap, a wrap and the OP-stack L1 fee; every error path of POST/PUT/DELETE /v1/api/accounts; the
  * credentials path through a test exchange connector that declares `linking` like a real one; the
  * admin API's reconnect and xpub link. The partners are two tenants of the suite's own.
  */
@@ -141,6 +142,54 @@ const solanaHistory = () => [
     ],
   }),
 ];
+// ---- Base and Arbitrum One (issue 30): a swap on Base; a wrap and a WETH → USDC swap on Arbitrum ----
+const ROUTER = '0x2626664c2603336e57b271c5c0b26f421741e481';
+const BASE_USDC = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
+const ARB_USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
+const ARB_WETH = '0x82af49447d8a07e3bd95bd0d56f35241523fbab1';
+const L2_AT = Date.parse('2025-03-03T12:00:00Z') / 1000;
+const wei = (eth: string) => {
+  const [whole, fraction = ''] = eth.split('.');
+  return BigInt(whole! + fraction.padEnd(18, '0'));
+};
+const l2Tx = (
+  n: number,
+  from: string,
+  to: string,
+  value: bigint,
+  gasUsed: string,
+  gasPrice: string,
+): EtherscanNormalTx => ({
+  hash: hash(0x100 + n),
+  blockNumber: String(5_000 + n),
+  timeStamp: String(L2_AT + n * 60),
+  from,
+  to,
+  value: String(value),
+  gasUsed,
+  gasPrice,
+  isError: '0',
+});
+const l2Token = (
+  n: number,
+  from: string,
+  to: string,
+  value: bigint,
+  contractAddress: string,
+  decimals: number,
+  logIndex: number,
+): EtherscanTokenTx => ({
+  hash: hash(0x100 + n),
+  blockNumber: String(5_000 + n),
+  timeStamp: String(L2_AT + n * 60),
+  from,
+  to,
+  value: String(value),
+  contractAddress,
+  tokenSymbol: 'TKN',
+  tokenDecimal: String(decimals),
+  logIndex: String(logIndex),
+});
 
 /** A stand-in exchange source, declared as the ccxt sources will be: linked with credentials. */
 class TestExchangeConnector implements SourceConnector {
@@ -228,6 +277,32 @@ describe('partner link flow with the bitcoin, ethereum and solana sources (e2e)'
     chain.ethBalances.set(me, 1_499_580_000_000_000_000n);
     chain.tokenBalances.set(`${USDC}:${me}`, 250_000_000n);
     chain.tokenBalances.set(`${SPAM}:${me}`, 10n ** 21n);
+    // Base: 2 ETH in; 1.5 ETH swapped for 4,500 USDC, gas 99,950 × 20 gwei + an L1 fee of
+    // 0.000001 = 0.002 ETH. Chain balances: ETH 2 − 1.5 − 0.002 = 0.498, USDC 4,500.
+    const base = chain.chain(8453);
+    base.normal = [
+      l2Tx(1, OTHER, me, wei('2'), '21000', '1000000000'),
+      l2Tx(2, me, ROUTER, wei('1.5'), '99950', '20000000000'),
+    ];
+    base.l1Fees.set(hash(0x102), wei('0.000001'));
+    base.tokens = [l2Token(2, ROUTER, me, 4_500_000_000n, BASE_USDC, 6, 41)];
+    base.ethBalances.set(me, wei('0.498'));
+    base.tokenBalances.set(`${BASE_USDC}:${me}`, 4_500_000_000n);
+    // Arbitrum: 1 ETH in; 0.4 ETH wrapped; 0.4 WETH swapped for 1,200 USDC; gas 50,000 × 0.01 gwei
+    // = 0.0000005 ETH twice. Chain balances: ETH 1 − 0.4 − 0.000001 = 0.599999, no WETH, USDC 1,200.
+    const arbitrum = chain.chain(42161);
+    arbitrum.normal = [
+      l2Tx(1, OTHER, me, wei('1'), '21000', '10000000'),
+      l2Tx(2, me, ARB_WETH, wei('0.4'), '50000', '10000000'),
+      l2Tx(3, me, ROUTER, 0n, '50000', '10000000'),
+    ];
+    arbitrum.tokens = [
+      l2Token(2, ARB_WETH, me, wei('0.4'), ARB_WETH, 18, 5),
+      l2Token(3, me, ROUTER, wei('0.4'), ARB_WETH, 18, 8),
+      l2Token(3, ROUTER, me, 1_200_000_000n, ARB_USDC, 6, 9),
+    ];
+    arbitrum.ethBalances.set(me, wei('0.599999'));
+    arbitrum.tokenBalances.set(`${ARB_USDC}:${me}`, 1_200_000_000n);
     t = await startSuite(
       {
         ESPLORA_BASE_URL: relays.esplora.url,
@@ -235,6 +310,8 @@ describe('partner link flow with the bitcoin, ethereum and solana sources (e2e)'
         ETHERSCAN_API_KEY: FAKE_ETHERSCAN_KEY,
         ETHEREUM_RPC_URL: `${relays.ethereum.url}/rpc`,
         SOLANA_RPC_URL: relays.solana.url,
+        BASE_RPC_URL: `${relays.ethereum.url}/rpc/8453`,
+        ARBITRUM_RPC_URL: `${relays.ethereum.url}/rpc/42161`,
       },
       { clock: new ManualClock(new Date('2026-03-15T12:00:00.000Z')), tenant: true },
     );
@@ -520,6 +597,109 @@ describe('partner link flow with the bitcoin, ethereum and solana sources (e2e)'
     });
   });
 
+  describe('a Base address and an Arbitrum address (issue 30: EVM networks, swaps, wraps)', () => {
+    /** Enough significant digits for a unit price derived to 20 decimals (decimal.js keeps 20 by default). */
+    const Exact = Decimal.clone({ precision: 60 });
+    const derived = (value: Decimal, amount: string) =>
+      new Exact(value).div(amount).toDecimalPlaces(20, Decimal.ROUND_HALF_UP);
+    const priceOn = async (symbol: string, date: string) =>
+      new Decimal(
+        (await t.app.get<MarketPricesPort>(MARKET_PRICES).pricesOnDate([symbol], date)).get(symbol)!,
+      );
+    const rowsOf = async (accountId: string) =>
+      (
+        (await get(`/v1/api/account/${accountId}/transactions`).expect(200)).body.result
+          .transactions as Record<string, string | null>[]
+      ).map((tx) => [
+        tx.direction,
+        tx.symbol,
+        tx.amount,
+        tx.price === null ? null : new Exact(tx.price).toString(),
+      ]);
+    const balancesOf = async (accountId: string) =>
+      (await get(`/v1/api/account/${accountId}/balances`).expect(200)).body.result;
+    let baseId: string;
+    let arbitrumId: string;
+
+    it('links both over REST (the ethereum source, chain = platform) and syncs them from their chains', async () => {
+      const base = await link({ platform: 'base', identity: 'hh-1/base', address: ME }).expect(202);
+      const arbitrum = await link({ platform: 'arbitrum', identity: 'hh-1/arbitrum', address: ME }).expect(
+        202,
+      );
+      expect(base.body.result).toMatchObject({ platform: 'base', chain: 'base', address: ME });
+      expect(arbitrum.body.result).toMatchObject({ platform: 'arbitrum', chain: 'arbitrum', address: ME });
+      baseId = base.body.result.accountId;
+      arbitrumId = arbitrum.body.result.accountId;
+      for (const id of [baseId, arbitrumId])
+        expect(await untilSettled(id)).toMatchObject({
+          syncStatus: 'synced',
+          balanceSource: 'source_reported',
+        });
+      const [row] = await t.app.get(DataSource).query('SELECT source FROM account WHERE id = $1', [baseId]);
+      expect(row).toEqual({ source: 'ethereum' });
+    });
+
+    it('Base: the swap is a sell of 1.5 ETH and a buy of 4,500 USDC at V = 1.5 × the day’s ETH price; gas 0.002 ETH with its L1 fee', async () => {
+      const eth = await priceOn('ETH', '2025-03-03');
+      const value = eth.times('1.5');
+      expect(await rowsOf(baseId)).toEqual([
+        ['transfer_in', 'ETH', '2', null],
+        ['sell', 'ETH', '1.5', eth.toString()],
+        ['fee', 'ETH', '0.002', eth.toString()],
+        ['buy', 'USDC', '4500', derived(value, '4500').toString()],
+      ]);
+      const result = await balancesOf(baseId);
+      const usdc = (result.balances as Record<string, string>[]).find((b) => b.symbol === 'USDC')!;
+      const ethBalance = (result.balances as Record<string, string>[]).find((b) => b.symbol === 'ETH')!;
+      expect(new Decimal(ethBalance.balance).toString()).toBe('0.498');
+      expect(new Decimal(usdc.balance).toString()).toBe('4500');
+      // The USDC lot's basis is the trade's value (to the cent as served).
+      expect(new Decimal(usdc.costBasis).toFixed(2)).toBe(value.toFixed(2));
+      // The chain agrees with the history, the L1 fee included: no review.
+      expect(result.review).toBeNull();
+    });
+
+    it('Arbitrum: the wrap is a conversion pair (wrap:<hash>), and WETH → USDC is valued from USDC (WETH has no stored price)', async () => {
+      const eth = await priceOn('ETH', '2025-03-03');
+      const usdcPrice = await priceOn('USDC', '2025-03-03');
+      const value = usdcPrice.times(1200);
+      expect(await rowsOf(arbitrumId)).toEqual([
+        ['transfer_in', 'ETH', '1', null],
+        ['transfer_out', 'ETH', '0.4', null],
+        ['fee', 'ETH', '0.0000005', eth.toString()],
+        ['transfer_in', 'WETH', '0.4', null],
+        ['fee', 'ETH', '0.0000005', eth.toString()],
+        ['sell', 'WETH', '0.4', derived(value, '0.4').toString()],
+        ['buy', 'USDC', '1200', usdcPrice.toString()],
+      ]);
+      const transactions = (await get(`/v1/api/account/${arbitrumId}/transactions`).expect(200)).body.result
+        .transactions as Record<string, string | null>[];
+      // The wrap's two legs share wrap:<hash>; the swap's legs have none; the receipt pairs by chain id.
+      expect(transactions.map((tx) => tx.transferId)).toEqual([
+        `chain:${hash(0x101).slice(2)}`,
+        `wrap:${hash(0x102)}`,
+        null,
+        `wrap:${hash(0x102)}`,
+        null,
+        null,
+        null,
+      ]);
+      const result = await balancesOf(arbitrumId);
+      const quantity = (symbol: string) =>
+        (result.balances as Record<string, string>[]).find((b) => b.symbol === symbol)?.balance;
+      expect(new Decimal(quantity('ETH')!).toString()).toBe('0.599999');
+      expect(new Decimal(quantity('USDC')!).toString()).toBe('1200');
+      expect(quantity('WETH') === undefined || new Decimal(quantity('WETH')!).isZero()).toBe(true);
+      expect(result.review).toBeNull();
+      // The checksum covers the seven rows, as the reference script computes it.
+      const res = await get('/v1/api/checksum?identity=hh-1%2Farbitrum').expect(200);
+      expect(referenceChecksum(arbitrumId, transactions)).toEqual({
+        checksum: res.body.result.checksum,
+        rowCount: 7,
+      });
+    });
+  });
+
   describe('an exchange linked with credentials (a test source declaring linking)', () => {
     let accountId: string;
 
@@ -678,7 +858,7 @@ describe('partner link flow with the bitcoin, ethereum and solana sources (e2e)'
     it('lists the linkable platforms on an unknown one', async () => {
       const res = await link({ platform: 'nasdaq', identity: 'x', address: BTC_ADDRESS }).expect(400);
       expect(problem(res).errors.platform[0]).toMatch(
-        /binanceus, bitcoin, bitstamp, coinbase, ethereum, gemini, kraken, okx, solana, testex/,
+        /arbitrum, base, binanceus, bitcoin, bitstamp, coinbase, ethereum, gemini, kraken, okx, optimism, polygon, solana, testex/,
       );
     });
 

@@ -1447,7 +1447,7 @@ export interface components {
              * @enum {string}
              */
             balanceSource: "source_reported" | "calculated";
-            /** @description Chain of the address (bitcoin, ethereum, solana); null for exchange accounts. */
+            /** @description Chain of the address (bitcoin, ethereum, base, arbitrum, optimism, polygon, solana); null for exchange accounts. */
             chain: string | null;
             /**
              * Format: uuid
@@ -1492,7 +1492,7 @@ export interface components {
              * @enum {string}
              */
             balanceSource: "source_reported" | "calculated";
-            /** @description Chain of the address (bitcoin, ethereum, solana); null for exchange accounts. */
+            /** @description Chain of the address (bitcoin, ethereum, base, arbitrum, optimism, polygon, solana); null for exchange accounts. */
             chain: string | null;
             /**
              * Format: uuid
@@ -2104,7 +2104,7 @@ export interface components {
              */
             address?: string;
             /**
-             * @description Chain of the address: bitcoin, ethereum, solana, ...; requires address.
+             * @description Chain of the address: bitcoin, ethereum, base, arbitrum, optimism, polygon, solana, ...; requires address.
              * @example ethereum
              */
             chain?: string;
@@ -2133,7 +2133,7 @@ export interface components {
              */
             sandboxProfile?: "normal" | "slow_initial_sync" | "reconnect_required" | "outage_after_first_sync";
             /**
-             * @description Connector that fetches the history: `csv` (imports), `bitcoin` (watch-only address or xpub/ypub/zpub, from an Esplora API), `ethereum` (watch-only address: ETH and ERC-20, from an Etherscan-compatible API), `solana` (watch-only address: SOL, SPL tokens and staking rewards, from Solana JSON-RPC), `exchange` (an exchange account by read-only API key through ccxt: coinbase, kraken, gemini, binanceus, bitstamp, okx, and the ccxt ids of EXCHANGE_GENERIC_IDS), or `sandbox` (synthetic; not in production).
+             * @description Connector that fetches the history: `csv` (imports), `bitcoin` (watch-only address or xpub/ypub/zpub, from an Esplora API), `ethereum` (watch-only address on an EVM chain: ethereum (ETH), base (ETH), arbitrum (ETH), optimism (ETH), polygon (POL); native asset and ERC-20, swaps and wraps, from an Etherscan-compatible API), `solana` (watch-only address: SOL, SPL tokens and staking rewards, from Solana JSON-RPC), `exchange` (an exchange account by read-only API key through ccxt: coinbase, kraken, gemini, binanceus, bitstamp, okx, and the ccxt ids of EXCHANGE_GENERIC_IDS), or `sandbox` (synthetic; not in production).
              * @example sandbox
              * @enum {string}
              */
@@ -3039,7 +3039,7 @@ export interface components {
         };
         LinkAccountDto: {
             /**
-             * @description A watched on-chain address of the platform’s chain (bitcoin: any mainnet address type, checksum checked; ethereum: 0x + 40 hex digits, EIP-55 checksum checked when mixed case).
+             * @description A watched on-chain address of the platform’s chain (bitcoin: any mainnet address type, checksum checked; ethereum, base, arbitrum, optimism, polygon: 0x + 40 hex digits, EIP-55 checksum checked when mixed case).
              * @example 0x52908400098527886E0F7030069857D2E4169EE7
              */
             address?: string;
@@ -3058,7 +3058,7 @@ export interface components {
              */
             identity: string;
             /**
-             * @description Platform of the account, lower-case: `bitcoin` (address or xpub), `ethereum` (address), or an exchange linked with read-only API credentials through ccxt: `coinbase`, `kraken`, `gemini`, `binanceus`, `bitstamp`, `okx`, and the ccxt exchange ids the operator allows (EXCHANGE_GENERIC_IDS). An unknown platform is a 400 listing the known ones.
+             * @description Platform of the account, lower-case: `bitcoin` (address or xpub), an EVM chain `ethereum`, `base`, `arbitrum`, `optimism` or `polygon` (address), or an exchange linked with read-only API credentials through ccxt: `coinbase`, `kraken`, `gemini`, `binanceus`, `bitstamp`, `okx`, and the ccxt exchange ids the operator allows (EXCHANGE_GENERIC_IDS). An unknown platform is a 400 listing the known ones.
              * @example bitcoin
              */
             platform: string;
@@ -4475,7 +4475,7 @@ export interface components {
             timestamp: string;
             /** @description The source transaction id, unique per account. */
             transactionId: string;
-            /** @description Links a transfer_out to the transfer_in on another own account; null otherwise. */
+            /** @description Links a transfer_out to the transfer_in on another own account (e.g. `chain:<hash>`); `wrap:<hash>` links the two legs of a wrap or unwrap on one account (ETH ↔ WETH, POL ↔ WPOL), which keeps basis and acquisition date; null otherwise. */
             transferId: string | null;
         };
         TransactionsResultDto: {

@@ -10,8 +10,15 @@
  *   computes too: the connector records them as `transfer_in`/`transfer_out`. ERC-20 transfers
  *   have none: several token logs share one hash and an exchange reports only the hash, not the
  *   log index, so both sides could not compute the same id (they stay deposits/withdrawals);
- * - the gas of a transaction the address sent is a `fee` in ETH (gasUsed × gasPrice, the price
- *   actually paid), also when the transaction failed, which transfers nothing else;
+ * - the gas of a transaction the address sent is a `fee` in the chain's gas asset (gasUsed ×
+ *   gasPrice, the price actually paid, plus on an OP-stack chain the receipt's L1 data fee), also
+ *   when the transaction failed, which transfers nothing else;
+ * - on every chain of the table (evm-chains.ts) the same rules: ETH above means the chain's gas
+ *   asset (POL on Polygon PoS), tokens are looked up in that chain's known tokens;
+ * - a wrap (the address sends the gas asset to its chain's wrapped-asset contract) or an unwrap (that
+ *   contract pays the address) also moves the wrapped token 1:1: where the explorer does not list
+ *   that movement as a token transfer (WETH9 emits Deposit/Withdrawal events, not Transfer), the
+ *   wrapped leg is added (`<hash>:wrap-in`, `<hash>:wrap-out`), so the swap rules see both sides;
  * - tokens are identified by contract address: the well-known ones by their ticker, any other
  *   kept under a symbol derived from its contract (`unknownTokenSymbol`) and flagged, never dropped;
  * - a token row is named by its log index, or, where the provider gives none, by what the
@@ -23,6 +30,7 @@ import { createHash } from 'node:crypto';
 import { isAddress } from 'viem';
 import { canonicalDecimal } from '../../money/format.js';
 import { chainTransferId } from '../transfer-id.js';
+import { ETHEREUM_MAINNET, type EvmChain, type EvmToken } from './evm-chains.js';
 
 export interface EtherscanNormalTx {
   readonly hash: string;
@@ -70,40 +78,34 @@ export interface AddressLeg {
   readonly transactionId: string;
   readonly hash: string;
   readonly direction: AddressLegDirection;
-  /** Ledger symbol: ETH, a known token's ticker, or unknownTokenSymbol(contract). */
+  /** Ledger symbol: the gas asset (ETH, POL), a known token's ticker, or unknownTokenSymbol(contract, chain). */
   readonly symbol: string;
   /** Decimal text > 0. */
   readonly amount: string;
   readonly occurredAt: Date;
   readonly blockNumber: number;
-  /** The ERC-20 contract (lower case); null for ETH. */
+  /** The ERC-20 contract (lower case); null for the gas asset. */
   readonly contractAddress: string | null;
   /** True for a token not in the known list: its symbol is derived from the contract. */
   readonly unknownToken: boolean;
-  /** Decimals of the asset's base unit (18 for ETH). */
+  /** Decimals of the asset's base unit (18 for ETH and POL). */
   readonly decimals: number;
   /** `chain:<hash>` on a native ETH deposit or withdrawal; null on fees and tokens. */
   readonly transferId: string | null;
 }
 
 /** Mainnet ERC-20 contracts known by ticker (lower-case address → symbol, decimals). */
-export const KNOWN_TOKENS: ReadonlyMap<string, { symbol: string; decimals: number }> = new Map([
-  ['0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', { symbol: 'USDC', decimals: 6 }],
-  ['0xdac17f958d2ee523a2206206994597c13d831ec7', { symbol: 'USDT', decimals: 6 }],
-  ['0x6b175474e89094c44da98b954eedeac495271d0f', { symbol: 'DAI', decimals: 18 }],
-  ['0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', { symbol: 'WETH', decimals: 18 }],
-  ['0x2260fac5e5542a773aa44fbcfedf7c193bc2c599', { symbol: 'WBTC', decimals: 8 }],
-  ['0x514910771af9ca656af840dff83e8264ecf986ca', { symbol: 'LINK', decimals: 18 }],
-  ['0x1f9840a85d5af5bf1d1762f925bdaddc4201f984', { symbol: 'UNI', decimals: 18 }],
-]);
+export const KNOWN_TOKENS: ReadonlyMap<string, EvmToken> = ETHEREUM_MAINNET.knownTokens;
 
 /**
- * The ledger symbol of a token not in KNOWN_TOKENS: "ERC" and the first 17 hex digits of its
- * contract, upper case (20 characters, the ledger's limit). A token's own `tokenSymbol` is not
- * trusted: any contract can call itself USDC.
+ * The ledger symbol of a token not in its chain's known tokens: the chain's prefix ("ERC" on
+ * mainnet, "BASE", "ARB", "OP", "POLY") and the first hex digits of its contract, upper case, 20
+ * characters in all (the ledger's limit). A token's own `tokenSymbol` is not trusted: any
+ * contract can call itself USDC. The same contract on two chains gives two symbols.
  */
-export function unknownTokenSymbol(contractAddress: string): string {
-  return `ERC${contractAddress.toLowerCase().replace(/^0x/, '').slice(0, 17).toUpperCase()}`;
+export function unknownTokenSymbol(contractAddress: string, chain: EvmChain = ETHEREUM_MAINNET): string {
+  const digits = 20 - chain.unknownPrefix.length;
+  return `${chain.unknownPrefix}${contractAddress.toLowerCase().replace(/^0x/, '').slice(0, digits).toUpperCase()}`;
 }
 
 export class MalformedEtherscanError extends Error {
@@ -137,11 +139,24 @@ export interface AddressHistory {
   readonly normal: readonly EtherscanNormalTx[];
   readonly internal: readonly EtherscanInternalTx[];
   readonly tokens: readonly EtherscanTokenTx[];
+  /**
+   * The L1 data fee of each transaction the address sent on an OP-stack chain (the receipt's
+   * `l1Fee`, wei), by lower-case hash: added to the gas fee. Absent elsewhere.
+   */
+  readonly l1Fees?: ReadonlyMap<string, bigint>;
 }
 
-/** The address's legs, each transaction counted once, ordered by block, then transaction id. */
-export function addressLegs(addressInput: string, history: AddressHistory): AddressLeg[] {
+/**
+ * The address's legs on `chain` (mainnet by default), each transaction counted once, ordered by
+ * block, then transaction id. The native asset is the chain's gas asset (ETH, POL on Polygon).
+ */
+export function addressLegs(
+  addressInput: string,
+  history: AddressHistory,
+  chain: EvmChain = ETHEREUM_MAINNET,
+): AddressLeg[] {
   const address = addressInput.toLowerCase();
+  const native = chain.gasAsset;
   const legs = new Map<string, AddressLeg>();
   const add = (leg: AddressLeg) => {
     if (leg.amount !== '0') legs.set(leg.transactionId, leg);
@@ -158,12 +173,14 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
     const value = uint(tx.value, `value of ${tx.hash}`);
     const ok = tx.isError === '0';
     if (from === address) {
-      const gas = uint(tx.gasUsed, `gasUsed of ${tx.hash}`) * uint(tx.gasPrice, `gasPrice of ${tx.hash}`);
+      const gas =
+        uint(tx.gasUsed, `gasUsed of ${tx.hash}`) * uint(tx.gasPrice, `gasPrice of ${tx.hash}`) +
+        (history.l1Fees?.get(tx.hash.toLowerCase()) ?? 0n);
       add({
         ...base(tx),
         transactionId: `${tx.hash}:fee`,
         direction: 'fee',
-        symbol: 'ETH',
+        symbol: native,
         amount: unitsToDecimal(gas, 18),
         contractAddress: null,
         unknownToken: false,
@@ -175,7 +192,7 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
           ...base(tx),
           transactionId: `${tx.hash}:eth-out`,
           direction: 'withdrawal',
-          symbol: 'ETH',
+          symbol: native,
           amount: unitsToDecimal(value, 18),
           contractAddress: null,
           unknownToken: false,
@@ -188,7 +205,7 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
         ...base(tx),
         transactionId: `${tx.hash}:eth-in`,
         direction: 'deposit',
-        symbol: 'ETH',
+        symbol: native,
         amount: unitsToDecimal(value, 18),
         contractAddress: null,
         unknownToken: false,
@@ -209,7 +226,7 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
       ...base(tx),
       transactionId: `${tx.hash}:internal:${tx.traceId ?? '0'}:${direction}`,
       direction,
-      symbol: 'ETH',
+      symbol: native,
       amount: unitsToDecimal(uint(tx.value, `value of ${tx.hash}`), 18),
       contractAddress: null,
       unknownToken: false,
@@ -226,19 +243,65 @@ export function addressLegs(addressInput: string, history: AddressHistory): Addr
     const direction = to === address ? 'deposit' : from === address ? 'withdrawal' : null;
     if (!direction) continue;
     const contract = tx.contractAddress.toLowerCase();
-    const known = KNOWN_TOKENS.get(contract);
+    const known = chain.knownTokens.get(contract);
     const decimals = known?.decimals ?? Number(uint(tx.tokenDecimal || '0', `tokenDecimal of ${tx.hash}`));
     add({
       ...base(tx),
       transactionId: tokenIds.next(tx),
       direction,
-      symbol: known?.symbol ?? unknownTokenSymbol(contract),
+      symbol: known?.symbol ?? unknownTokenSymbol(contract, chain),
       amount: unitsToDecimal(uint(tx.value, `value of ${tx.hash}`), decimals),
       contractAddress: contract,
       unknownToken: !known,
       decimals,
       transferId: null,
     });
+  }
+
+  // The wrapped gas asset's own side of a wrap or unwrap the address made, where the explorer did
+  // not list it as a token transfer (WETH9 emits Deposit/Withdrawal, not Transfer).
+  const wrapped = chain.knownTokens.get(chain.wrappedGasAsset);
+  if (wrapped) {
+    const listed = new Set(
+      [...legs.values()]
+        .filter((leg) => leg.contractAddress === chain.wrappedGasAsset)
+        .map((leg) => `${leg.hash.toLowerCase()}:${leg.direction}`),
+    );
+    const wrapLeg = (
+      tx: { hash: string; blockNumber: string; timeStamp: string; value: string },
+      direction: 'deposit' | 'withdrawal',
+    ) => {
+      if (listed.has(`${tx.hash.toLowerCase()}:${direction}`)) return;
+      add({
+        ...base(tx),
+        transactionId: `${tx.hash}:${direction === 'deposit' ? 'wrap-in' : 'wrap-out'}`,
+        direction,
+        symbol: wrapped.symbol,
+        amount: unitsToDecimal(uint(tx.value, `value of ${tx.hash}`), wrapped.decimals),
+        contractAddress: chain.wrappedGasAsset,
+        unknownToken: false,
+        decimals: wrapped.decimals,
+        transferId: null,
+      });
+    };
+    // Wrap: the address paid the gas asset into the contract (deposit() or its fallback): as much comes back wrapped.
+    for (const tx of history.normal) {
+      if (
+        tx.isError === '0' &&
+        tx.from.toLowerCase() === address &&
+        (tx.to ?? '').toLowerCase() === chain.wrappedGasAsset
+      )
+        wrapLeg(tx, 'deposit');
+    }
+    // Unwrap: the contract paid the gas asset to the address (withdraw() pays its caller): as much wrapped left.
+    for (const tx of history.internal) {
+      if (
+        tx.isError === '0' &&
+        tx.from.toLowerCase() === chain.wrappedGasAsset &&
+        tx.to.toLowerCase() === address
+      )
+        wrapLeg(tx, 'withdrawal');
+    }
   }
 
   return [...legs.values()].sort(

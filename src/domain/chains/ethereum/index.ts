@@ -1,1 +1,2 @@
 export * from './etherscan-history.js';
+export * from './evm-chains.js';

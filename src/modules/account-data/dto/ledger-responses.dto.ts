@@ -35,7 +35,8 @@ export class TransactionDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Links a transfer_out to the transfer_in on another own account; null otherwise.',
+    description:
+      'Links a transfer_out to the transfer_in on another own account (e.g. `chain:<hash>`); `wrap:<hash>` links the two legs of a wrap or unwrap on one account (ETH ↔ WETH, POL ↔ WPOL), which keeps basis and acquisition date; null otherwise.',
   })
   transferId: string | null;
 

@@ -97,7 +97,8 @@ export class AccountListItemDto extends AccountStateDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Chain of the address (bitcoin, ethereum, solana); null for exchange accounts.',
+    description:
+      'Chain of the address (bitcoin, ethereum, base, arbitrum, optimism, polygon, solana); null for exchange accounts.',
   })
   chain: string | null;
 

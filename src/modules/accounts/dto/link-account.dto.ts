@@ -13,7 +13,7 @@ const CREDENTIALS_DESCRIPTION =
 export class LinkAccountDto {
   @ApiProperty({
     description:
-      'Platform of the account, lower-case: `bitcoin` (address or xpub), `ethereum` (address), or an exchange linked with read-only API credentials through ccxt: `coinbase`, `kraken`, `gemini`, `binanceus`, `bitstamp`, `okx`, and the ccxt exchange ids the operator allows (EXCHANGE_GENERIC_IDS). An unknown platform is a 400 listing the known ones.',
+      'Platform of the account, lower-case: `bitcoin` (address or xpub), an EVM chain `ethereum`, `base`, `arbitrum`, `optimism` or `polygon` (address), or an exchange linked with read-only API credentials through ccxt: `coinbase`, `kraken`, `gemini`, `binanceus`, `bitstamp`, `okx`, and the ccxt exchange ids the operator allows (EXCHANGE_GENERIC_IDS). An unknown platform is a 400 listing the known ones.',
     example: 'bitcoin',
   })
   @IsString()
@@ -50,7 +50,7 @@ export class LinkAccountDto {
 
   @ApiPropertyOptional({
     description:
-      'A watched on-chain address of the platform’s chain (bitcoin: any mainnet address type, checksum checked; ethereum: 0x + 40 hex digits, EIP-55 checksum checked when mixed case).',
+      'A watched on-chain address of the platform’s chain (bitcoin: any mainnet address type, checksum checked; ethereum, base, arbitrum, optimism, polygon: 0x + 40 hex digits, EIP-55 checksum checked when mixed case).',
     example: '0x52908400098527886E0F7030069857D2E4169EE7',
     maxLength: 128,
   })

@@ -88,7 +88,8 @@ export class CreateAccountDto {
   address?: string;
 
   @ApiPropertyOptional({
-    description: 'Chain of the address: bitcoin, ethereum, solana, ...; requires address.',
+    description:
+      'Chain of the address: bitcoin, ethereum, base, arbitrum, optimism, polygon, solana, ...; requires address.',
     example: 'ethereum',
   })
   @IsOptional()

@@ -1,6 +1,7 @@
 /**
  * A client of an Etherscan-compatible account API (Etherscan v2 with `chainid`, or any explorer
- * speaking the same `module=account` actions). Base URL, chain id and API key from configuration;
+ * speaking the same `module=account` actions). Base URL and API key from configuration, the chain
+ * id from the account's chain (withChain; src/domain/chains/ethereum/evm-chains.ts);
  * the key is the operator's, never an end client's, and never logged (it is not in any message).
  * Pages ascending by block, 1,000 rows a page, and moves the start block forward past Etherscan's
  * 10,000-row window: the next window starts at the last block seen, whose rows it lists again, so
@@ -45,6 +46,11 @@ export class EtherscanClient {
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  /** The same API and key on another chain (Etherscan v2's `chainid`: one URL serves them all). */
+  withChain(chainId: number): EtherscanClient {
+    return chainId === this.options.chainId ? this : new EtherscanClient({ ...this.options, chainId });
   }
 
   normalTransactions(address: string, signal: AbortSignal): Promise<EtherscanNormalTx[]> {
