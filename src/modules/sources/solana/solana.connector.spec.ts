@@ -423,6 +423,40 @@ describe('SolanaConnector against a fake Solana JSON-RPC endpoint', () => {
     );
   });
 
+  it('reads a swap (1 SOL paid, 150 USDC received) as a sale of SOL at the day’s price and a purchase of USDC at that value', async () => {
+    // ME: 5,000,000,000 → 3,999,995,000 lamports = −1 SOL − 5,000 fee; USDC 0.25 → 150.25 (+150).
+    // SOL's stored price that day 150.00, USDC none: V = 1 × 150.00 = 150.00, so the USDC is
+    // bought at 150.00 / 150 = 1 each; the fee is 0.000005 SOL at 150.00.
+    chain.transactions = [
+      buildTransaction({
+        ...at(1),
+        keys: [
+          { pubkey: ME, pre: 5_000_000_000, post: 3_999_995_000 },
+          { pubkey: MY_USDC, pre: 2_039_280, post: 2_039_280 },
+          { pubkey: OTHER, pre: 90_000_000_000, post: 91_000_000_000 },
+        ],
+        preTokens: [tokenBalance(1, USDC, ME, 250_000n, 6)],
+        postTokens: [tokenBalance(1, USDC, ME, 150_250_000n, 6)],
+      }),
+    ];
+    chain.tokenAccounts = [];
+    const solOnly = {
+      pricesOnDate: async (symbols: readonly string[]) =>
+        new Map(symbols.filter((s) => s === 'SOL').map((s) => [s, '150.00'])),
+    };
+    const result = await new SolanaConnector(
+      new SolanaRpcClient({ baseUrl: url, requestTimeoutMs: 2_000 }),
+      solOnly,
+    ).fetch(request());
+    if (result.status !== 'ready') throw new Error('expected ready');
+    const legs = await collect(result.pages);
+    expect(legs.map((l) => [l.direction, l.symbol, l.amount, l.priceUsd, l.transferId])).toEqual([
+      ['fee', 'SOL', '0.000005', '150.00', null],
+      ['sell', 'SOL', '1', '150', null],
+      ['buy', 'USDC', '150', '1', null],
+    ]);
+  });
+
   it('keeps lamports beyond 2^53 exact through the JSON answer', async () => {
     const whale = 2n ** 60n + 7n; // 1,152,921,504.606846983 SOL
     chain.transactions = [

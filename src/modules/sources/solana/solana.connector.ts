@@ -41,6 +41,7 @@ import {
   type SolanaLeg,
   type SolanaTransaction,
 } from '../../../domain/chains/solana/index.js';
+import { classifyWalletLegs } from '../../../domain/chains/swaps.js';
 import { transferDirection } from '../../../domain/chains/transfer-id.js';
 import type { MarketPricesPort } from '../../../common/ports/market-prices.port.js';
 import {
@@ -240,14 +241,61 @@ export class SolanaConnector implements SourceConnector {
     return balances;
   }
 
-  /** Source transactions, with the day's stored SOL price on fees and rewards. */
+  /**
+   * Source transactions, with the day's stored SOL price on fees and rewards, and swaps read as
+   * trades by the chain-agnostic rule the EVM chains use (src/domain/chains/swaps.ts): what left
+   * valued at its stored daily price (else what arrived at its own); neither priced: the legs stay
+   * a withdrawal and a deposit. wSOL is SOL already, so there are no wraps to recognise.
+   */
   private async priced(legs: readonly SolanaLeg[]): Promise<SourceTransaction[]> {
+    const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+    const swapLegs = legs.filter(
+      (leg) => leg.swap && (leg.direction === 'deposit' || leg.direction === 'withdrawal'),
+    );
+    const wanted = new Map<string, Set<string>>();
+    for (const leg of swapLegs) {
+      const symbols = wanted.get(dayOf(leg.occurredAt)) ?? new Set<string>();
+      symbols.add(leg.symbol);
+      wanted.set(dayOf(leg.occurredAt), symbols);
+    }
+    const stored = new Map<string, Map<string, string>>();
+    for (const [date, symbols] of wanted)
+      stored.set(date, await this.prices.pricesOnDate([...symbols], date));
+    const swaps = new Map(
+      classifyWalletLegs(
+        swapLegs.map((leg) => ({
+          transactionId: leg.transactionId,
+          hash: leg.signature,
+          direction: leg.direction as 'deposit' | 'withdrawal',
+          symbol: leg.symbol,
+          amount: leg.amount,
+          occurredAt: leg.occurredAt,
+          transferId: null,
+        })),
+        { wraps: [], priceOnDay: (symbol, date) => stored.get(date)?.get(symbol) },
+      ).map((leg) => [leg.transactionId, leg]),
+    );
+
     const priceByDate = new Map<string, string | undefined>();
     const out: SourceTransaction[] = [];
     for (const leg of legs) {
+      const swap = swaps.get(leg.transactionId);
+      if (swap) {
+        out.push({
+          transactionId: leg.transactionId,
+          symbol: leg.symbol,
+          direction: swap.direction as SourceTransaction['direction'],
+          amount: leg.amount,
+          priceUsd: swap.priceUsd,
+          feeUsd: null,
+          occurredAt: leg.occurredAt,
+          transferId: swap.transferId,
+        });
+        continue;
+      }
       let priceUsd: string | null = null;
       if (leg.direction === 'fee' || leg.direction === 'income') {
-        const date = leg.occurredAt.toISOString().slice(0, 10);
+        const date = dayOf(leg.occurredAt);
         if (!priceByDate.has(date))
           priceByDate.set(date, (await this.prices.pricesOnDate([SYMBOL], date)).get(SYMBOL));
         const price = priceByDate.get(date);
