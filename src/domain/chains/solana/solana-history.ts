@@ -29,6 +29,7 @@
  * other mint under unknownMintSymbol(mint) (flagged: `unknownToken`). Amounts are exact: lamports
  * and token base units as BigInt, written as decimal text.
  */
+import { isAddress } from '@solana/addresses';
 import { base58 } from '@scure/base';
 import { canonicalDecimal } from '../../money/format.js';
 import { chainTransferId } from '../transfer-id.js';
@@ -146,17 +147,11 @@ export function unknownMintSymbol(mint: string): string {
 
 /**
  * True for a Solana address: base58 text of exactly 32 bytes (a public key or a program-derived
- * address; both are valid account addresses). INTERIM: @scure/base's base58 stands in for
- * `isAddress` of @solana/addresses (`@solana/kit`), which is not installed; the check is the same
- * (32–44 base58 characters decoding to 32 bytes).
+ * address; both are valid account addresses), as `isAddress` of @solana/addresses (the address
+ * package of @solana/kit, without the rest of the kit) decides it.
  */
 export function isSolanaAddress(address: string): boolean {
-  if (typeof address !== 'string' || address.length < 32 || address.length > 44) return false;
-  try {
-    return base58.decode(address).length === 32;
-  } catch {
-    return false;
-  }
+  return typeof address === 'string' && isAddress(address);
 }
 
 /** True for a transaction signature: base58 text of exactly 64 bytes. */
