@@ -1,11 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UseInterceptors } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuditedRead, RequestId } from '../../common/decorators/audited.decorator.js';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
@@ -19,6 +13,7 @@ import {
   ReportSnapshotsQueryDto,
   type ReportSnapshotSummaryDto,
 } from './dto/report-snapshot.dto.js';
+import { ApiHeavyWorkResponses } from '../tax/index.js';
 import { ReportSnapshotsService, type SnapshotRecord } from './report-snapshots.service.js';
 
 /**
@@ -49,9 +44,9 @@ export class ReportSnapshotsController {
       'A field is invalid (named in errors): kind, taxYear (2009 to the current year), accountId, identity (not both), asset, method.',
   })
   @ApiNotFoundResponse({ description: 'The account (or identity) does not exist for this tenant.' })
-  @ApiServiceUnavailableResponse({
-    description:
-      'The history kept changing while the report was computed (retry after Retry-After); or the database is unavailable.',
+  @ApiHeavyWorkResponses({
+    alsoUnavailable:
+      'Also: the history kept changing while the report was computed (retry after Retry-After).',
   })
   async create(
     @CurrentClient() client: AuthenticatedClient,

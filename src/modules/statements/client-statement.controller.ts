@@ -9,6 +9,7 @@ import {
 import { AuditedRead } from '../../common/decorators/audited.decorator.js';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
+import { ApiHeavyWorkResponses } from '../tax/index.js';
 import { ClientStatementService } from './client-statement.service.js';
 import { ClientStatementQueryDto } from './dto/client-statement-query.dto.js';
 
@@ -33,6 +34,10 @@ export class ClientStatementController {
   })
   @ApiBadRequestResponse({ description: 'A malformed parameter (named in errors).' })
   @ApiNotFoundResponse({ description: 'An account or the portfolio does not exist for this tenant.' })
+  @ApiHeavyWorkResponses({
+    alsoUnavailable:
+      'Also: every simulation worker is busy (`reason` simulations_busy), or this client runs as many simulations as it may (429 `too_many_simulations`).',
+  })
   async statement(
     @CurrentClient() client: AuthenticatedClient,
     @Query() query: ClientStatementQueryDto,

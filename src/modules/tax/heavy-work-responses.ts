@@ -13,7 +13,7 @@ const RETRY_AFTER = {
  * The 429/503 of a heavy request (docs/reports.md, "Heavy work"): the tenant's own queue of heavy
  * requests is full, or the instance's; both with Retry-After, as /qsim/simulate declares its own.
  */
-export const ApiHeavyWorkResponses = () =>
+export const ApiHeavyWorkResponses = (options: { alsoUnavailable?: string } = {}) =>
   applyDecorators(
     ApiTooManyRequestsResponse({
       description:
@@ -22,7 +22,8 @@ export const ApiHeavyWorkResponses = () =>
     }),
     ApiServiceUnavailableResponse({
       description:
-        'Every heavy-work slot of this instance is taken and its queue is full (HEAVY_WORK_SLOTS, HEAVY_WORK_QUEUE), `reason` heavy_work_busy, Retry-After says when to retry; or the database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance).',
+        'Every heavy-work slot of this instance is taken and its queue is full (HEAVY_WORK_SLOTS, HEAVY_WORK_QUEUE), `reason` heavy_work_busy, Retry-After says when to retry; or the database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance).' +
+        (options.alsoUnavailable ? ` ${options.alsoUnavailable}` : ''),
       headers: RETRY_AFTER,
     }),
   );

@@ -10,3 +10,4 @@ export {
 export { toGainsReportDto, toForm8949Dto } from './tax-report.mapper.js';
 export { GainsReportDto, Form8949Dto } from './dto/tax-responses.dto.js';
 export { TaxYearFormat } from './dto/tax-queries.dto.js';
+export { ApiHeavyWorkResponses } from './heavy-work-responses.js';

@@ -13044,10 +13044,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            /** @description This tenant already has as many heavy requests (reports, lots, reconciliations) running and waiting as it may (HEAVY_WORK_PER_TENANT, HEAVY_WORK_TENANT_QUEUE), `reason` too_many_heavy_requests; or the client rate limit. Retry-After says when to retry. */
             429: {
                 headers: {
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13084,10 +13084,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description Every heavy-work slot of this instance is taken and its queue is full (HEAVY_WORK_SLOTS, HEAVY_WORK_QUEUE), `reason` heavy_work_busy, Retry-After says when to retry; or the database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). Also: every simulation worker is busy (`reason` simulations_busy), or this client runs as many simulations as it may (429 `too_many_simulations`). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18136,10 +18136,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            /** @description This tenant already has as many heavy requests (reports, lots, reconciliations) running and waiting as it may (HEAVY_WORK_PER_TENANT, HEAVY_WORK_TENANT_QUEUE), `reason` too_many_heavy_requests; or the client rate limit. Retry-After says when to retry. */
             429: {
                 headers: {
-                    /** @description Seconds until the window resets. */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18192,10 +18192,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The history kept changing while the report was computed (retry after Retry-After); or the database is unavailable. */
+            /** @description Every heavy-work slot of this instance is taken and its queue is full (HEAVY_WORK_SLOTS, HEAVY_WORK_QUEUE), `reason` heavy_work_busy, Retry-After says when to retry; or the database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). Also: the history kept changing while the report was computed (retry after Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
