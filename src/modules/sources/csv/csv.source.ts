@@ -6,6 +6,8 @@ export const CSV_SOURCE: SourceDescription = {
   synthetic: false,
   options: {},
   importOnly: true,
+  // Partners link it by name (`source: "csv"`) for any platform, then upload files.
+  linking: { platforms: [], accepts: ['file'] },
   examples: {
     csv: {
       summary: 'CSV: an account whose transactions arrive by import (then POST …/import)',
