@@ -437,7 +437,7 @@ describe('export files', () => {
       );
       // 4 of its 5 required columns (0.8); Gemini finds "Symbol" (1 of 5, 0.2), Kraken ledgers
       // "amount" (1 of 7, 0.14), Bitstamp "Amount" (1 of 9, 0.11); Coinbase and Kraken trades none.
-      expect(errors.map(([line, , message]) => [line, message.slice(0, message.indexOf(':'))])).toEqual([
+      expect(errors.map(([line, , message]) => [line, String(message).split(':')[0]])).toEqual([
         [1, "Not the service's CSV"],
         [1, 'Not a Gemini transaction history export'],
         [1, 'Not a Kraken ledgers export'],
