@@ -220,19 +220,22 @@ describe('OpenAPI document (e2e)', () => {
       expect([key, (operation.description ?? '').length > 20]).toEqual([key, true]);
   });
 
-  it('gives each media type of a request body its own schema: the import form has a file field (a file chooser in Swagger UI)', () => {
-    const body = doc.paths['/admin/accounts/{accountId}/import']!.post!.requestBody as unknown as {
-      content: Record<string, { schema: SchemaObject }>;
-    };
-    expect(Object.keys(body.content)).toEqual(['text/csv', 'multipart/form-data']);
-    expect(body.content['text/csv']!.schema).toMatchObject({ type: 'string' });
-    expect(body.content['multipart/form-data']!.schema).toMatchObject({
-      type: 'object',
-      required: ['file'],
-      properties: { file: { type: 'string', format: 'binary' }, format: { type: 'string' } },
-    });
-    expect(JSON.stringify(doc)).not.toContain('x-body-by-media-type');
-  });
+  it.each(['/admin/accounts/{accountId}/import', '/v1/api/accounts/{accountId}/import'])(
+    'gives each media type of a request body its own schema: the import form of %s has a file field (a file chooser in Swagger UI)',
+    (path) => {
+      const body = doc.paths[path]!.post!.requestBody as unknown as {
+        content: Record<string, { schema: SchemaObject }>;
+      };
+      expect(Object.keys(body.content)).toEqual(['text/csv', 'multipart/form-data']);
+      expect(body.content['text/csv']!.schema).toMatchObject({ type: 'string' });
+      expect(body.content['multipart/form-data']!.schema).toMatchObject({
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', format: 'binary' }, format: { type: 'string' } },
+      });
+      expect(JSON.stringify(doc)).not.toContain('x-body-by-media-type');
+    },
+  );
 
   it('says format uuid on id parameters and integer on counts and limits', () => {
     const ids = operations().flatMap(({ key, operation }) =>
