@@ -180,7 +180,7 @@ export class AccountsController {
   @HttpCode(200)
   @ApiOperation({
     summary: "Upload a file into a csv account: an exchange export or the service's CSV",
-    description: `For an account linked with \`source: "csv"\`. ${IMPORT_FILE_DESCRIPTION} The account is \`synced\` once a file is stored; webhooks \`account.synced\` (and \`transactions.updated\`, \`balances.changed\` when something changed) follow as after a refresh. An addition to the spec (issue 30); see docs/sources.md "Export files".`,
+    description: `For an account linked with \`source: "csv"\`. ${IMPORT_FILE_DESCRIPTION} The account is \`synced\` once a file is stored; webhooks \`account.synced\` (and \`transactions.updated\`, \`balances.updated\` when something changed) follow as after a refresh. An addition to the spec (issue 30); see docs/sources.md "Export files".`,
   })
   @ApiImportFileBody()
   @ApiEnvelopedResponse(ImportSummaryDto, { description: 'Envelope with what was stored in `result`.' })

@@ -360,7 +360,9 @@ export class AccountsService {
    * Links an account for the partner's tenant: the source is the one whose description lists the
    * platform (`linking.platforms`), and the partner sends what it accepts (credentials, an address
    * or an xpub). Credentials are checked with the source first where it can. The account starts
-   * `syncing` with a refresh already started (its outcome lands in the account's state).
+   * `syncing` with a refresh already started (its outcome lands in the account's state). A source
+   * fed by uploaded files (`source: "csv"`) takes none of them and starts no refresh: the account
+   * waits for its first upload (importCsv).
    */
   async link(tenantId: string, input: PartnerLink): Promise<AccountEntity> {
     const source =

@@ -137,7 +137,8 @@ describe('OpenAPI document (e2e)', () => {
 
   it('describes each /v1/api success in the envelope {isError: false, message, result, statusCode}', () => {
     const enveloped = operations().filter(({ path }) => path.startsWith('/v1/api/'));
-    expect(enveloped).toHaveLength(10 + 9 + 3); // + the 9 webhook operations and the report snapshots' create, list and read (issue 18)
+    // + the 9 webhook operations and the report snapshots' create, list and read (issue 18), the partner upload (issue 30)
+    expect(enveloped).toHaveLength(10 + 9 + 3 + 1);
     for (const { key, operation } of enveloped) {
       const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
       expect([key, success.length]).toEqual([key, 1]);
