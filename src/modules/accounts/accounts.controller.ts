@@ -15,6 +15,7 @@ import {
 import type { Request } from 'express';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiConflictResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
@@ -47,6 +48,7 @@ import {
   ImportSummaryDto,
 } from './dto/import-file.dto.js';
 import { readImportUpload } from '../../common/http/read-text-body.js';
+import { partnerLinkExamples } from '../sources/index.js';
 
 const REFUSED_CREDENTIALS =
   'The source refused the credentials (reason `credentials_refused`; `errors` names `credentials`); nothing was stored. Also: an Idempotency-Key reused with another request.';
@@ -118,6 +120,7 @@ export class AccountsController {
     description:
       'The source is the one serving `platform`; send exactly one of `credentials`, `address`, `xpub`, as the platform takes them (bitcoin: address or xpub; ethereum: address; exchanges: credentials). Credentials are checked with the source before the answer where it can, encrypted at rest and never returned. Answers 202 with the account in `syncing`: its first refresh has started; read the account (list, identity) until `syncStatus` is `synced` (or `error` / `reconnect_required`). With `source: "csv"` (any platform, none of the three fields) the account takes uploaded files instead (`POST /v1/api/accounts/{accountId}/import`) and stays `syncing` until the first one is stored. An addition to the spec (issue 15); see docs/sources.md "Linking accounts".',
   })
+  @ApiBody({ type: LinkAccountDto, examples: linkExamples() })
   @ApiEnvelopedResponse(AccountListItemDto, {
     status: 202,
     description:
@@ -227,4 +230,17 @@ export class AccountsController {
   ): Promise<void> {
     await this.accounts.unlink(client.tenantId, accountId);
   }
+}
+
+/**
+ * One request body per way of linking (each source's examples as partner bodies), so Swagger UI
+ * offers a body that links as it stands instead of one built from every property's example.
+ */
+function linkExamples(): Record<string, { summary: string; value: Record<string, unknown> }> {
+  return Object.fromEntries(
+    Object.entries(partnerLinkExamples()).map(([name, { summary, body }]) => [
+      name,
+      { summary, value: { ...body, identity: `household-1001/${name}` } },
+    ]),
+  );
 }

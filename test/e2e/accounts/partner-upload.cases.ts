@@ -110,6 +110,29 @@ describe('partners upload export files into csv accounts (e2e)', () => {
     expect(Object.keys(problem(otherSource).errors)).toEqual(['source']);
   });
 
+  it('offers one example body per way of linking in the document; the csv one links as shown', async () => {
+    const doc = (await t.http.get('/docs-json').expect(200)).body;
+    const examples = doc.paths['/v1/api/accounts'].post.requestBody.content['application/json']
+      .examples as Record<string, { value: Record<string, unknown> }>;
+    expect(Object.keys(examples)).toEqual(['csv', 'bitcoin-address', 'bitcoin-xpub', 'ethereum', 'exchange']);
+    // Partner bodies: the platform says the source; only the file-fed one names it; no chain.
+    expect(
+      Object.values(examples).map(({ value }) => [value.platform, value.source ?? null, 'chain' in value]),
+    ).toEqual([
+      ['coinbase', 'csv', false],
+      ['bitcoin', null, false],
+      ['bitcoin', null, false],
+      ['ethereum', null, false],
+      ['kraken', null, false],
+    ]);
+    const res = await t.http
+      .post('/v1/api/accounts')
+      .set(bearer(partner))
+      .send(examples.csv!.value)
+      .expect(202);
+    expect(res.body.result).toMatchObject({ platform: 'coinbase', identity: 'household-1001/csv' });
+  });
+
   it('imports the body (text/csv) all at once, with the audit entry and the webhook events of the admin route', async () => {
     const accountId = await linkCsv();
     const res = await uploadBody(accountId, NATIVE_FILE).expect(200);

@@ -10,8 +10,9 @@ export const CSV_SOURCE: SourceDescription = {
   linking: { platforms: [], accepts: ['file'] },
   examples: {
     csv: {
-      summary: 'CSV: an account whose transactions arrive by import (then POST …/import)',
-      body: { platform: 'robinhood', source: 'csv' },
+      summary:
+        'CSV: an account whose transactions arrive in uploaded files, an exchange export or the service’s CSV (then POST …/import)',
+      body: { platform: 'coinbase', source: 'csv' },
     },
   },
 };
