@@ -191,4 +191,60 @@ describe('linking accounts (service tier)', () => {
       });
     });
   });
+
+  describe('a partner links a csv account and uploads a file (issue 30 item 5)', () => {
+    const csvLink = (fields: Record<string, unknown> = {}) =>
+      accounts.link(tenantId, { platform: 'coinbase', source: 'csv', identity: identity(), ...fields });
+
+    it('links by naming the source, for any platform, and starts no refresh (the account waits for its file)', async () => {
+      const account = await csvLink({ platform: 'robinhood' });
+      expect([account.source, account.platform, account.syncStatus]).toEqual(['csv', 'robinhood', 'syncing']);
+      expect((await accounts.findById(tenantId, account.id))?.lastRefreshAttemptAt).toBeNull();
+    });
+
+    it('refuses credentials, an address or an xpub on a csv link, and any other source named, naming the field', async () => {
+      await expect(csvLink({ credentials: { apiKey: 'k', secret: 's' } })).rejects.toMatchObject({
+        fieldErrors: {
+          credentials: [
+            'The csv source takes no credentials: its transactions arrive in uploaded files (POST /v1/api/accounts/{accountId}/import).',
+          ],
+        },
+      });
+      await expect(csvLink({ address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' })).rejects.toMatchObject({
+        fieldErrors: { address: [expect.stringMatching(/^The csv source takes no address/)] },
+      });
+      await expect(csvLink({ source: 'exchange' })).rejects.toMatchObject({
+        fieldErrors: {
+          source: [
+            'source may only name a source fed by uploaded files (csv); leave it out to link by platform.',
+          ],
+        },
+      });
+    });
+
+    it('answers a file whose header no layout takes with the layouts tried and what each lacks, closest first; nothing stored', async () => {
+      const account = await csvLink();
+      const file = 'Date,Asset,Quantity,Price\n2024-01-02,BTC,0.5,42000\n';
+      const error = await accounts.importCsv(tenantId, account.id, file).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DomainError);
+      // Names compare case-insensitively. Gemini finds "Date" (1 of 5, 0.2); Coinbase "Asset" and
+      // Kraken ledgers "asset" (1 of 7 each, 0.14: the tie keeps the order tried, Coinbase first);
+      // Kraken trades "price" (1 of 9, 0.11); Bitstamp none; the service's CSV none of its 5
+      // required columns ("Price" is one of its optional ones, so not unknown).
+      expect((error as DomainError).fieldErrors).toEqual({
+        csv: [
+          "The header matches none of the layouts tried (Coinbase transaction history, Kraken ledgers, Kraken trades, Gemini transaction history, Bitstamp transactions, the service's CSV); what each lacks is listed by line, closest first. Nothing was imported.",
+        ],
+        'line 1': [
+          'Not a Gemini transaction history export: missing columns "Time (UTC)", "Type", "Symbol", "Specification"',
+          'Not a Coinbase transaction history export: missing columns "Timestamp", "Transaction Type", "Quantity Transacted", "Price at Transaction" (or "Spot Price at Transaction" or "USD Spot Price at Transaction"), "Fees and/or Spread" (or "Fees" or "USD Fees"), "Notes"',
+          'Not a Kraken ledgers export: missing columns "txid", "refid", "time", "type", "amount", "fee"',
+          'Not a Kraken trades export: missing columns "txid", "ordertxid", "pair", "time", "type", "cost", "fee", "vol"',
+          'Not a Bitstamp transactions export: missing columns "Type", "Subtype", "Datetime", "Amount", "Amount currency", "Value", "Value currency", "Fee", "Fee currency"',
+          `Not the service's CSV: missing columns "transactionId", "timestamp", "symbol", "direction", "amount"; unknown columns "Date", "Asset", "Quantity" (its columns: transactionId, timestamp, symbol, direction, amount, price, fee, transferId)`,
+        ],
+      });
+      expect((await accounts.findById(tenantId, account.id))?.lastSyncedAt).toBeNull();
+    });
+  });
 });

@@ -4,7 +4,7 @@ import multer from 'multer';
 import { DomainError } from '../errors/domain-error.js';
 
 export { CSV_BODY_LIMIT_BYTES, isMultipart, readCsvBody } from './csv-body.js';
-import { CSV_BODY_LIMIT_BYTES, tooLarge } from './csv-body.js';
+import { CSV_BODY_LIMIT_BYTES, isMultipart, readCsvBody, tooLarge } from './csv-body.js';
 
 /** Field names of the multipart form (docs/sources.md, "Export files"). */
 export const UPLOAD_FILE_FIELD = 'file';
@@ -66,4 +66,17 @@ export async function readMultipartUpload(
   const format =
     typeof body[UPLOAD_FORMAT_FIELD] === 'string' ? (body[UPLOAD_FORMAT_FIELD] as string).trim() : undefined;
   return { text: file.buffer.toString('utf8'), format: format === '' ? undefined : format };
+}
+
+/**
+ * An import's file and its format, as the admin and the partner import routes both take it: a
+ * multipart form (`file`, optional `format`) or the body itself (text/csv) with `format` from the
+ * query. Over the limit: 413.
+ */
+export async function readImportUpload(
+  request: Request,
+  queryFormat: string | undefined,
+): Promise<{ text: string; format: string | undefined }> {
+  if (isMultipart(request)) return readMultipartUpload(request);
+  return { text: await readCsvBody(request), format: queryFormat };
 }

@@ -9,17 +9,22 @@ import {
   Post,
   Put,
   Query,
+  Req,
   UseInterceptors,
 } from '@nestjs/common';
+import type { Request } from 'express';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiConflictResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOperation,
+  ApiPayloadTooLargeResponse,
   ApiServiceUnavailableResponse,
   ApiTags,
   ApiUnprocessableEntityResponse,
+  ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import { CurrentClient, Scopes } from '../../common/decorators/auth.decorators.js';
 import type { AuthenticatedClient } from '../../common/http/request-context.js';
@@ -36,6 +41,14 @@ import {
   AccountListItemDto,
 } from './dto/account-responses.dto.js';
 import { LinkAccountDto, ReconnectCredentialsDto } from './dto/link-account.dto.js';
+import {
+  ApiImportFileBody,
+  IMPORT_FILE_DESCRIPTION,
+  ImportQueryDto,
+  ImportSummaryDto,
+} from './dto/import-file.dto.js';
+import { readImportUpload } from '../../common/http/read-text-body.js';
+import { partnerLinkExamples } from '../sources/index.js';
 
 const REFUSED_CREDENTIALS =
   'The source refused the credentials (reason `credentials_refused`; `errors` names `credentials`); nothing was stored. Also: an Idempotency-Key reused with another request.';
@@ -102,10 +115,12 @@ export class AccountsController {
   @Audited('account.linked', { target: { result: 'accountId' } })
   @HttpCode(202)
   @ApiOperation({
-    summary: 'Link an account: exchange credentials, a watched address, or a bitcoin xpub',
+    summary:
+      'Link an account: exchange credentials, a watched address, a bitcoin xpub, or a csv account for uploaded files',
     description:
-      'The source is the one serving `platform`; send exactly one of `credentials`, `address`, `xpub`, as the platform takes them (bitcoin: address or xpub; ethereum: address; exchanges: credentials). Credentials are checked with the source before the answer where it can, encrypted at rest and never returned. Answers 202 with the account in `syncing`: its first refresh has started; read the account (list, identity) until `syncStatus` is `synced` (or `error` / `reconnect_required`). An addition to the spec (issue 15); see docs/sources.md "Linking accounts".',
+      'The source is the one serving `platform`; send exactly one of `credentials`, `address`, `xpub`, as the platform takes them (bitcoin: address or xpub; ethereum: address; exchanges: credentials). Credentials are checked with the source before the answer where it can, encrypted at rest and never returned. Answers 202 with the account in `syncing`: its first refresh has started; read the account (list, identity) until `syncStatus` is `synced` (or `error` / `reconnect_required`). With `source: "csv"` (any platform, none of the three fields) the account takes uploaded files instead (`POST /v1/api/accounts/{accountId}/import`) and stays `syncing` until the first one is stored. An addition to the spec (issue 15); see docs/sources.md "Linking accounts".',
   })
+  @ApiBody({ type: LinkAccountDto, examples: linkExamples() })
   @ApiEnvelopedResponse(AccountListItemDto, {
     status: 202,
     description:
@@ -113,7 +128,7 @@ export class AccountsController {
   })
   @ApiBadRequestResponse({
     description:
-      'A field is invalid, named in `errors`: an unknown `platform` (the known ones are listed), a missing or extra `credentials`/`address`/`xpub`, an address or xpub that does not parse (`address`, `xpub`).',
+      'A field is invalid, named in `errors`: an unknown `platform` (the known ones are listed), a `source` other than `csv`, a missing or extra `credentials`/`address`/`xpub` (a csv account takes none), an address or xpub that does not parse (`address`, `xpub`).',
   })
   @ApiConflictResponse({
     description: 'The identity (or collectionId) already has an account in the tenant.',
@@ -126,6 +141,7 @@ export class AccountsController {
   ): Promise<AccountListItemDto> {
     const account = await this.accounts.link(client.tenantId, {
       platform: body.platform,
+      source: body.source,
       identity: body.identity,
       collectionId: body.collectionId?.toLowerCase(),
       credentials: body.credentials,
@@ -162,6 +178,41 @@ export class AccountsController {
     return toListItem(await this.accounts.reconnect(client.tenantId, accountId, body.credentials));
   }
 
+  @Post('accounts/:accountId/import')
+  @Audited('account.imported')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Upload a file into a csv account: an exchange export or the service's CSV",
+    description: `For an account linked with \`source: "csv"\`. ${IMPORT_FILE_DESCRIPTION} The account is \`synced\` once a file is stored; webhooks \`account.synced\` (and \`transactions.updated\`, \`balances.updated\` when something changed) follow as after a refresh. An addition to the spec (issue 30); see docs/sources.md "Export files".`,
+  })
+  @ApiImportFileBody()
+  @ApiEnvelopedResponse(ImportSummaryDto, { description: 'Envelope with what was stored in `result`.' })
+  @ApiBadRequestResponse({
+    description:
+      'Nothing imported: bad rows by line number and column (`errors["line 3"]`), a header no layout takes (`errors.csv` names the layouts tried, each `errors["line N"]` what one lacks, closest first), an unknown `format`, a form without its `file`, or accountId not a UUID.',
+  })
+  @ApiNotFoundResponse({ description: 'Account not found (or another tenant’s).' })
+  @ApiConflictResponse({
+    description: 'The account is not a csv account, or a refresh or import of it is running (retry).',
+  })
+  @ApiPayloadTooLargeResponse({ description: 'Over 20 MB.' })
+  @ApiUnsupportedMediaTypeResponse({ description: 'Neither text/csv nor multipart/form-data.' })
+  @ApiUnprocessableEntityResponse({
+    description: 'An Idempotency-Key reused with another request (or another file).',
+  })
+  async import(
+    @CurrentClient() client: AuthenticatedClient,
+    @UuidParam('accountId') accountId: string,
+    @Query() query: ImportQueryDto,
+    @Req() request: Request,
+  ): Promise<ImportSummaryDto> {
+    const { text, format } = await readImportUpload(request, query.format);
+    return {
+      accountId,
+      ...(await this.accounts.importCsv(client.tenantId, accountId, text, undefined, format)),
+    };
+  }
+
   @Delete('accounts/:accountId')
   @Audited('account.unlinked')
   @HttpCode(204)
@@ -179,4 +230,17 @@ export class AccountsController {
   ): Promise<void> {
     await this.accounts.unlink(client.tenantId, accountId);
   }
+}
+
+/**
+ * One request body per way of linking (each source's examples as partner bodies), so Swagger UI
+ * offers a body that links as it stands instead of one built from every property's example.
+ */
+function linkExamples(): Record<string, { summary: string; value: Record<string, unknown> }> {
+  return Object.fromEntries(
+    Object.entries(partnerLinkExamples()).map(([name, { summary, body }]) => [
+      name,
+      { summary, value: { ...body, identity: `household-1001/${name}` } },
+    ]),
+  );
 }

@@ -22,6 +22,7 @@ import {
   ConnectorRegistry,
   CredentialsCipher,
   ImportFileService,
+  IMPORT_FORMATS,
   RefreshService,
   SOURCE_CATALOGUE,
   SourceAuthorizationError,
@@ -103,9 +104,14 @@ export const VERIFY_TIMEOUT_MS = 15_000;
 /** Retry-After of a link or reconnect refused because the source could not be reached. */
 export const VERIFY_RETRY_AFTER_SECONDS = 30;
 
-/** What a partner sends to link an account (POST /v1/api/accounts): one of credentials, address, xpub. */
+/**
+ * What a partner sends to link an account (POST /v1/api/accounts): one of credentials, address,
+ * xpub; or, for a source fed by uploaded files, its name in `source` and none of them.
+ */
 export interface PartnerLink {
   readonly platform: string;
+  /** A source whose description links by file (`csv`); absent: the source serving `platform`. */
+  readonly source?: string;
   readonly identity: string;
   readonly collectionId?: string;
   readonly credentials?: Readonly<Record<string, string>>;
@@ -361,17 +367,32 @@ export class AccountsService {
    * Links an account for the partner's tenant: the source is the one whose description lists the
    * platform (`linking.platforms`), and the partner sends what it accepts (credentials, an address
    * or an xpub). Credentials are checked with the source first where it can. The account starts
-   * `syncing` with a refresh already started (its outcome lands in the account's state).
+   * `syncing` with a refresh already started (its outcome lands in the account's state). A source
+   * fed by uploaded files (`source: "csv"`) takes none of them and starts no refresh: the account
+   * waits for its first upload (importCsv).
    */
   async link(tenantId: string, input: PartnerLink): Promise<AccountEntity> {
-    const source = this.sourceOfPlatform(input.platform);
-    const accepts = this.connectors.describe(source).linking?.accepts ?? [];
+    const source =
+      input.source === undefined ? this.sourceOfPlatform(input.platform) : this.fileSource(input.source);
+    const description = this.connectors.describe(source);
+    const accepts = description.linking?.accepts ?? [];
     const sent = LINK_FIELDS.filter((field) => input[field] !== undefined);
-    const takes = `The ${input.platform} platform is linked with ${accepts.join(' or ')}`;
-    if (sent.length === 0) throw DomainError.validation(accepts[0] ?? 'credentials', `${takes}; send it.`);
-    if (sent.length > 1)
-      throw DomainError.validation(sent[1]!, `Send only one of ${sent.join(', ')}; ${takes.toLowerCase()}.`);
-    if (!accepts.includes(sent[0]!)) throw DomainError.validation(sent[0]!, `${takes}, not ${sent[0]}.`);
+    if (accepts.includes('file')) {
+      if (sent.length > 0)
+        throw DomainError.validation(
+          sent[0]!,
+          `The ${source} source takes no ${sent[0]}: its transactions arrive in uploaded files (POST /v1/api/accounts/{accountId}/import).`,
+        );
+    } else {
+      const takes = `The ${input.platform} platform is linked with ${accepts.join(' or ')}`;
+      if (sent.length === 0) throw DomainError.validation(accepts[0] ?? 'credentials', `${takes}; send it.`);
+      if (sent.length > 1)
+        throw DomainError.validation(
+          sent[1]!,
+          `Send only one of ${sent.join(', ')}; ${takes.toLowerCase()}.`,
+        );
+      if (!accepts.includes(sent[0]!)) throw DomainError.validation(sent[0]!, `${takes}, not ${sent[0]}.`);
+    }
     const account = await this.create(
       tenantId,
       {
@@ -385,7 +406,9 @@ export class AccountsService {
       },
       false,
     );
-    this.refresher.startRefresh(tenantId, account.id, 'link');
+    // A file-fed account has nothing to fetch: it waits for its first upload (a refresh now would
+    // only hold the account while the partner's upload arrives).
+    if (!description.importOnly) this.refresher.startRefresh(tenantId, account.id, 'link');
     return account;
   }
 
@@ -474,7 +497,30 @@ export class AccountsService {
     const platforms = [
       ...new Set(linkable.flatMap(({ description }) => description.linking!.platforms)),
     ].sort();
-    throw DomainError.validation('platform', `platform must be one of: ${platforms.join(', ')}`);
+    const byFile = linkable
+      .filter(({ description }) => description.linking!.accepts.includes('file'))
+      .map(({ source }) => `"${source}"`);
+    const files =
+      byFile.length > 0
+        ? ` (or any platform with source ${byFile.join(' or ')}, to upload its export files)`
+        : '';
+    throw DomainError.validation('platform', `platform must be one of: ${platforms.join(', ')}${files}`);
+  }
+
+  /**
+   * The source a partner names in `source`: one fed by uploaded files (its description links by
+   * `file`); every other source follows from the platform. 400 naming `source`.
+   */
+  private fileSource(source: string): string {
+    const byFile = this.connectors.sources().filter((name) => {
+      const description = this.connectors.describe(name);
+      return !description.synthetic && (description.linking?.accepts.includes('file') ?? false);
+    });
+    if (byFile.includes(source)) return source;
+    throw DomainError.validation(
+      'source',
+      `source may only name a source fed by uploaded files (${byFile.join(', ')}); leave it out to link by platform.`,
+    );
   }
 
   /**
@@ -565,6 +611,8 @@ export class AccountsService {
   ): Promise<ImportSummary> {
     const account = await this.accounts.findById(tenantId, accountId);
     if (!account) throw DomainError.notFound('Account');
+    if (format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(format))
+      throw DomainError.validation('format', `format must be one of ${IMPORT_FORMATS.join(', ')}.`);
     if (account.source !== 'csv') {
       throw new DomainError(
         ErrorCode.Conflict,
@@ -580,7 +628,8 @@ export class AccountsService {
       const more =
         parsed.errorCount > parsed.errors.length ? ` (the first ${parsed.errors.length} are listed)` : '';
       const what = parsed.format === 'csv' ? 'the CSV' : `the ${parsed.format} file`;
-      const summary = `${parsed.errorCount} problem(s) in ${what}${more}; nothing was imported.`;
+      const summary =
+        parsed.summary ?? `${parsed.errorCount} problem(s) in ${what}${more}; nothing was imported.`;
       const errors: Record<string, string[]> = { csv: [summary] };
       for (const e of parsed.errors) (errors[`line ${e.line}`] ??= []).push(e.message);
       throw new DomainError(ErrorCode.ValidationFailed, summary, errors);

@@ -26,3 +26,8 @@ export { AdminAccountDto, CredentialsShape } from './dto/admin-accounts.dto.js';
 export { AdminAccountsQueryDto } from './dto/account-queries.dto.js';
 export { ReconnectCredentialsDto } from './dto/link-account.dto.js';
 export { declareSourceOptions, sourceFieldDescription, sourceOptionsOf } from './dto/source-options.js';
+export {
+  ApiImportFileBody,
+  IMPORT_FILE_DESCRIPTION,
+  IMPORT_FORMAT_DESCRIPTION,
+} from './dto/import-file.dto.js';

@@ -38,7 +38,12 @@ export {
   toTransactionsCsv,
   type CsvParseResult,
 } from './csv/csv-transactions.parser.js';
-export { SOURCE_CATALOGUE, sourceLinkExamples, sourceOptionFields } from './connectors/source-catalogue.js';
+export {
+  partnerLinkExamples,
+  SOURCE_CATALOGUE,
+  sourceLinkExamples,
+  sourceOptionFields,
+} from './connectors/source-catalogue.js';
 export { SandboxConnector } from './sandbox/sandbox.connector.js';
 export {
   SANDBOX_ACCOUNT_FIXTURES,

@@ -345,15 +345,24 @@ describe('admin accounts (e2e)', () => {
       ).toBe(0);
     });
 
-    it('rejects an unknown or missing column on line 1', async () => {
+    it("rejects an unknown or missing column on line 1: every layout tried says what it lacks, the closest (the service's CSV) first", async () => {
       const { accountId } = await createAccount(t, admin, {});
       const res = await importCsv(t, admin, accountId, 'transactionId,when,symbol,direction\n').expect(400);
-      expect(res.body.errors.csv).toEqual(['3 problem(s) in the CSV; nothing was imported.']);
-      expect(res.body.errors['line 1']).toEqual([
-        'unknown column "when"; allowed: transactionId, timestamp, symbol, direction, amount, price, fee, transferId',
-        'required column "timestamp" is missing',
-        'required column "amount" is missing',
+      expect(res.body.errors.csv).toEqual([
+        "The header matches none of the layouts tried (Coinbase transaction history, Kraken ledgers, Kraken trades, Gemini transaction history, Bitstamp transactions, the service's CSV); what each lacks is listed by line, closest first. Nothing was imported.",
       ]);
+      // The service's CSV has 3 of its 5 required columns; Gemini finds "symbol" (1 of 5); the others none.
+      expect(res.body.errors['line 1'].map((m: string) => m.split(':')[0])).toEqual([
+        "Not the service's CSV",
+        'Not a Gemini transaction history export',
+        'Not a Coinbase transaction history export',
+        'Not a Kraken ledgers export',
+        'Not a Kraken trades export',
+        'Not a Bitstamp transactions export',
+      ]);
+      expect(res.body.errors['line 1'][0]).toBe(
+        'Not the service\'s CSV: missing columns "timestamp", "amount"; unknown column "when" (its columns: transactionId, timestamp, symbol, direction, amount, price, fee, transferId)',
+      );
     });
 
     it('imports all rows, updates changed ones on re-import, and computes balances', async () => {

@@ -233,7 +233,7 @@ describe('Export files through the admin API (e2e)', () => {
     const { accountId } = await createAccount(t, admin, { tenant: 'sandbox' });
     const wrong = await upload(accountId, fixture('gemini.csv'), 'x.csv', 'bitstamp').expect(400);
     expect(wrong.body.errors['line 1'][0]).toMatch(
-      /^is not a Bitstamp transactions header: required column\(s\) /,
+      /^Not a Bitstamp transactions export: missing columns "Subtype", "Datetime", /,
     );
     const unknown = await upload(accountId, fixture('gemini.csv'), 'x.csv', 'mtgox').expect(400);
     expect(unknown.body.errors.format).toEqual([

@@ -221,6 +221,35 @@ describe('OpenAPI document against live responses (e2e)', () => {
     expect(problems()).toEqual([]);
   });
 
+  it('the partner upload answers as documented (issue 30 item 5; envelope)', async () => {
+    const linked = await call(
+      'POST /v1/api/accounts',
+      t.http
+        .post('/v1/api/accounts')
+        .set(bearer(partner))
+        .send({ platform: 'coinbase', source: 'csv', identity: 'openapi-upload' }),
+    );
+    expect(linked.status).toBe(202);
+    const id = linked.body.result.accountId as string;
+    const upload = 'POST /v1/api/accounts/{accountId}/import';
+    const post = (accountId: string) =>
+      t.http.post(`/v1/api/accounts/${accountId}/import`).set(bearer(partner));
+    const csv =
+      'transactionId,timestamp,symbol,direction,amount,price,fee,transferId\ntx-1,2024-01-02T03:04:05Z,BTC,buy,0.5,42000.10,12.60,\n';
+    expect((await call(upload, post(id).type('text/csv').send(csv))).status).toBe(200);
+    expect((await call(upload, post(id).attach('file', Buffer.from('Date,Asset\n'), 'x.csv'))).status).toBe(
+      400,
+    );
+    expect((await call(upload, post(NOBODY).type('text/csv').send(csv))).status).toBe(404);
+    expect((await call(upload, post(ACCOUNT).type('text/csv').send(csv))).status).toBe(409);
+    expect(
+      (await call(upload, post(id).attach('file', Buffer.alloc(20 * 1024 * 1024 + 1, 'a'), 'big.csv')))
+        .status,
+    ).toBe(413);
+    expect((await call(upload, post(id).type('application/json').send({}))).status).toBe(415);
+    expect(problems()).toEqual([]);
+  });
+
   it('webhook operations answer as documented (issue 18; envelope)', async () => {
     const other = await t.token(SANDBOX.tenantB.clientId, SANDBOX.tenantB.secret);
     const hooks = '/v1/api/webhooks';
@@ -850,7 +879,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
     // + GET and POST /taip/cost-basis-method (issue 19)
     // + POST, GET and DELETE /taip/lot-selections (issue 19 item 2)
     // + GET and POST /taip/safe-harbor-allocation (issue 19 item 6)
-    // + the job queue's GET /admin/queues, its jobs and a job's retry (issue 18 item 3).
-    expect(calls.outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3 + 2 + 3);
+    // + the job queue's GET /admin/queues, its jobs and a job's retry (issue 18 item 3)
+    // + the partner upload POST /v1/api/accounts/{accountId}/import (issue 30 item 5).
+    expect(calls.outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3 + 2 + 3 + 1);
   });
 });

@@ -137,7 +137,8 @@ describe('OpenAPI document (e2e)', () => {
 
   it('describes each /v1/api success in the envelope {isError: false, message, result, statusCode}', () => {
     const enveloped = operations().filter(({ path }) => path.startsWith('/v1/api/'));
-    expect(enveloped).toHaveLength(10 + 9 + 3); // + the 9 webhook operations and the report snapshots' create, list and read (issue 18)
+    // + the 9 webhook operations and the report snapshots' create, list and read (issue 18), the partner upload (issue 30)
+    expect(enveloped).toHaveLength(10 + 9 + 3 + 1);
     for (const { key, operation } of enveloped) {
       const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
       expect([key, success.length]).toEqual([key, 1]);
@@ -220,19 +221,22 @@ describe('OpenAPI document (e2e)', () => {
       expect([key, (operation.description ?? '').length > 20]).toEqual([key, true]);
   });
 
-  it('gives each media type of a request body its own schema: the import form has a file field (a file chooser in Swagger UI)', () => {
-    const body = doc.paths['/admin/accounts/{accountId}/import']!.post!.requestBody as unknown as {
-      content: Record<string, { schema: SchemaObject }>;
-    };
-    expect(Object.keys(body.content)).toEqual(['text/csv', 'multipart/form-data']);
-    expect(body.content['text/csv']!.schema).toMatchObject({ type: 'string' });
-    expect(body.content['multipart/form-data']!.schema).toMatchObject({
-      type: 'object',
-      required: ['file'],
-      properties: { file: { type: 'string', format: 'binary' }, format: { type: 'string' } },
-    });
-    expect(JSON.stringify(doc)).not.toContain('x-body-by-media-type');
-  });
+  it.each(['/admin/accounts/{accountId}/import', '/v1/api/accounts/{accountId}/import'])(
+    'gives each media type of a request body its own schema: the import form of %s has a file field (a file chooser in Swagger UI)',
+    (path) => {
+      const body = doc.paths[path]!.post!.requestBody as unknown as {
+        content: Record<string, { schema: SchemaObject }>;
+      };
+      expect(Object.keys(body.content)).toEqual(['text/csv', 'multipart/form-data']);
+      expect(body.content['text/csv']!.schema).toMatchObject({ type: 'string' });
+      expect(body.content['multipart/form-data']!.schema).toMatchObject({
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', format: 'binary' }, format: { type: 'string' } },
+      });
+      expect(JSON.stringify(doc)).not.toContain('x-body-by-media-type');
+    },
+  );
 
   it('says format uuid on id parameters and integer on counts and limits', () => {
     const ids = operations().flatMap(({ key, operation }) =>

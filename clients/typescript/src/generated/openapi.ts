@@ -100,7 +100,7 @@ export interface paths {
         put?: never;
         /**
          * Import transactions from a file into a csv account: the service's CSV or an exchange export
-         * @description The file is the service's CSV (docs/csv-format.md) or an exchange's transaction export: Coinbase transaction history, Kraken ledgers or trades, Gemini transaction history, Bitstamp transactions (docs/sources.md, "Export files"). Send it as the body (Content-Type text/csv, `format` in the query) or as a multipart/form-data upload (field `file`, optional field `format`); up to 20 MB either way. The format is detected from the header row unless named. All rows or none: every bad row is reported with its line number and column and nothing is imported. Existing transaction ids are updated.
+         * @description The file is the service's CSV (docs/csv-format.md) or an exchange's transaction export: Coinbase transaction history, Kraken ledgers or trades, Gemini transaction history, Bitstamp transactions (docs/sources.md, "Export files"). Send it as the body (Content-Type text/csv, `format` in the query) or as a multipart/form-data upload (field `file`, optional field `format`); up to 20 MB either way. The format is detected from the header row unless named; a header no layout takes is answered with the columns each layout tried lacks, closest first. All rows or none: every bad row is reported with its line number and column and nothing is imported. Existing transaction ids are updated.
          */
         post: operations["AdminAccountsController_import"];
         delete?: never;
@@ -1079,8 +1079,8 @@ export interface paths {
         get: operations["AccountsController_list"];
         put?: never;
         /**
-         * Link an account: exchange credentials, a watched address, or a bitcoin xpub
-         * @description The source is the one serving `platform`; send exactly one of `credentials`, `address`, `xpub`, as the platform takes them (bitcoin: address or xpub; ethereum: address; exchanges: credentials). Credentials are checked with the source before the answer where it can, encrypted at rest and never returned. Answers 202 with the account in `syncing`: its first refresh has started; read the account (list, identity) until `syncStatus` is `synced` (or `error` / `reconnect_required`). An addition to the spec (issue 15); see docs/sources.md "Linking accounts".
+         * Link an account: exchange credentials, a watched address, a bitcoin xpub, or a csv account for uploaded files
+         * @description The source is the one serving `platform`; send exactly one of `credentials`, `address`, `xpub`, as the platform takes them (bitcoin: address or xpub; ethereum: address; exchanges: credentials). Credentials are checked with the source before the answer where it can, encrypted at rest and never returned. Answers 202 with the account in `syncing`: its first refresh has started; read the account (list, identity) until `syncStatus` is `synced` (or `error` / `reconnect_required`). With `source: "csv"` (any platform, none of the three fields) the account takes uploaded files instead (`POST /v1/api/accounts/{accountId}/import`) and stays `syncing` until the first one is stored. An addition to the spec (issue 15); see docs/sources.md "Linking accounts".
          */
         post: operations["AccountsController_link"];
         delete?: never;
@@ -1123,6 +1123,26 @@ export interface paths {
          */
         put: operations["AccountsController_reconnect"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/accounts/{accountId}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file into a csv account: an exchange export or the service's CSV
+         * @description For an account linked with `source: "csv"`. The file is the service's CSV (docs/csv-format.md) or an exchange's transaction export: Coinbase transaction history, Kraken ledgers or trades, Gemini transaction history, Bitstamp transactions (docs/sources.md, "Export files"). Send it as the body (Content-Type text/csv, `format` in the query) or as a multipart/form-data upload (field `file`, optional field `format`); up to 20 MB either way. The format is detected from the header row unless named; a header no layout takes is answered with the columns each layout tried lacks, closest first. All rows or none: every bad row is reported with its line number and column and nothing is imported. Existing transaction ids are updated. The account is `synced` once a file is stored; webhooks `account.synced` (and `transactions.updated`, `balances.updated` when something changed) follow as after a refresh. An addition to the spec (issue 30); see docs/sources.md "Export files".
+         */
+        post: operations["AccountsController_import"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2924,6 +2944,27 @@ export interface components {
             /** @description Existing transactions (same transactionId) whose fields changed. */
             updated: number;
         };
+        ImportSummaryDto: {
+            /**
+             * Format: uuid
+             * @description Account id (UUID).
+             */
+            accountId: string;
+            /**
+             * @description The format the file was read as (named, or detected from its header row).
+             * @example csv
+             * @enum {string}
+             */
+            format: "csv" | "coinbase" | "kraken-ledgers" | "kraken-trades" | "gemini" | "bitstamp";
+            /** @description New transactions stored. */
+            inserted: number;
+            /** @description Transactions read from the file (an export's trade between two crypto assets gives two; skipped rows none). */
+            rows: number;
+            /** @description Rows identical to what was stored. */
+            unchanged: number;
+            /** @description Existing transactions (same transactionId) whose fields changed. */
+            updated: number;
+        };
         IssuedSecretDto: {
             /**
              * @description The client’s public identifier (sent as clientId).
@@ -3058,10 +3099,15 @@ export interface components {
              */
             identity: string;
             /**
-             * @description Platform of the account, lower-case: `bitcoin` (address or xpub), an EVM chain `ethereum`, `base`, `arbitrum`, `optimism` or `polygon` (address), or an exchange linked with read-only API credentials through ccxt: `coinbase`, `kraken`, `gemini`, `binanceus`, `bitstamp`, `okx`, and the ccxt exchange ids the operator allows (EXCHANGE_GENERIC_IDS). An unknown platform is a 400 listing the known ones.
+             * @description Platform of the account, lower-case: `bitcoin` (address or xpub), an EVM chain `ethereum`, `base`, `arbitrum`, `optimism` or `polygon` (address), `solana` (address), or an exchange linked with read-only API credentials through ccxt: `coinbase`, `kraken`, `gemini`, `binanceus`, `bitstamp`, `okx`, and the ccxt exchange ids the operator allows (EXCHANGE_GENERIC_IDS). An unknown platform is a 400 listing the known ones. With `source: "csv"`, any platform (where the uploaded files come from, e.g. `coinbase`, `robinhood`).
              * @example bitcoin
              */
             platform: string;
+            /**
+             * @description Only `csv`: an account whose transactions arrive in files the partner uploads (`POST /v1/api/accounts/{accountId}/import`: an exchange export or the service's CSV); send none of `credentials`, `address`, `xpub`. Absent: the source serving `platform`. Any other value is a 400 naming `source`.
+             * @example csv
+             */
+            source?: string;
             /**
              * @description Bitcoin only: an account-level extended PUBLIC key (xpub BIP44, ypub BIP49, zpub BIP84); its receive and change addresses are watched with a gap limit of 20. A private key (xprv…) is refused.
              * @example zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs
@@ -5872,7 +5918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResultDto"];
                 };
             };
-            /** @description Bad rows, by line number and column ("line 3": [...]), an unknown format, or a form without its file; nothing imported. */
+            /** @description Bad rows, by line number and column ("line 3": [...]), a header no layout takes (per layout tried, what it lacks), an unknown format, or a form without its file; nothing imported. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16647,7 +16693,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A field is invalid, named in `errors`: an unknown `platform` (the known ones are listed), a missing or extra `credentials`/`address`/`xpub`, an address or xpub that does not parse (`address`, `xpub`). */
+            /** @description A field is invalid, named in `errors`: an unknown `platform` (the known ones are listed), a `source` other than `csv`, a missing or extra `credentials`/`address`/`xpub` (a csv account takes none), an address or xpub that does not parse (`address`, `xpub`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17492,6 +17538,365 @@ export interface operations {
                      *           "status": 503,
                      *           "detail": "The database is unavailable; retry shortly.",
                      *           "instance": "/v1/api/accounts/{accountId}/credentials",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    AccountsController_import: {
+        parameters: {
+            query?: {
+                /** @description The file's format: `csv` (the service's own, docs/csv-format.md) or an exchange export (docs/sources.md, "Export files"). Absent: detected from the header row. */
+                format?: "csv" | "coinbase" | "kraken-ledgers" | "kraken-trades" | "gemini" | "bitstamp";
+            };
+            header?: {
+                /** @description Makes a retry safe: the first request with a key executes and its successful response is kept 24 hours; a retry with the same key and request gets that response again (header `Idempotent-Replayed: true`) without executing twice. The same key with another method, path or body is 422. Errors are not kept: a retry after an error executes again. Keys are per API client. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description accountId (UUID). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        /** @description text/csv: the file itself. multipart/form-data: the file in the field `file` and optionally its format in the field `format`. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file, up to 20 MB.
+                     */
+                    file: string;
+                    /**
+                     * @description The file's format: `csv` (the service's own, docs/csv-format.md) or an exchange export (docs/sources.md, "Export files"). Absent: detected from the header row.
+                     * @enum {string}
+                     */
+                    format?: "csv" | "coinbase" | "kraken-ledgers" | "kraken-trades" | "gemini" | "bitstamp";
+                };
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Envelope with what was stored in `result`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        result: components["schemas"]["ImportSummaryDto"];
+                    };
+                };
+            };
+            /** @description Nothing imported: bad rows by line number and column (`errors["line 3"]`), a header no layout takes (`errors.csv` names the layouts tried, each `errors["line N"]` what one lacks, closest first), an unknown `format`, a form without its `file`, or accountId not a UUID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "limit: limit must be from 1 to 1000.",
+                     *       "statusCode": 400,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+                     *           "title": "One or more validation errors occurred.",
+                     *           "status": 400,
+                     *           "detail": "limit: limit must be from 1 to 1000.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
+                     *           "errors": {
+                     *             "limit": [
+                     *               "limit must be from 1 to 1000."
+                     *             ]
+                     *           },
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Bearer token missing or invalid. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Bearer token missing or invalid.",
+                     *       "statusCode": 401,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.2",
+                     *           "title": "Unauthorized",
+                     *           "status": 401,
+                     *           "detail": "Bearer token missing or invalid.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token lacks scope: partner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "This operation needs the scope: admin.",
+                     *       "statusCode": 403,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.4",
+                     *           "title": "Forbidden",
+                     *           "status": 403,
+                     *           "detail": "This operation needs the scope: admin.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Account not found (or another tenant’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Account not found.",
+                     *       "statusCode": 404,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+                     *           "title": "Not Found",
+                     *           "status": 404,
+                     *           "detail": "Account not found.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The account is not a csv account, or a refresh or import of it is running (retry). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *       "statusCode": 409,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.10",
+                     *           "title": "Conflict",
+                     *           "status": 409,
+                     *           "detail": "A request with this Idempotency-Key is still being processed; retry after the seconds in Retry-After.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
+                     *           "reason": "idempotency_request_in_progress",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Over 20 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Request body exceeds the limit of 102400 bytes.",
+                     *       "statusCode": 413,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+                     *           "title": "Payload Too Large",
+                     *           "status": 413,
+                     *           "detail": "Request body exceeds the limit of 102400 bytes.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Neither text/csv nor multipart/form-data. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Unsupported body encoding or charset.",
+                     *       "statusCode": 415,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.16",
+                     *           "title": "Unsupported Media Type",
+                     *           "status": 415,
+                     *           "detail": "Unsupported body encoding or charset.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An Idempotency-Key reused with another request (or another file). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The account needs its owner to reconnect it before its data can be served.",
+                     *       "statusCode": 422,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.5.21",
+                     *           "title": "Unprocessable Entity",
+                     *           "status": 422,
+                     *           "detail": "The account needs its owner to reconnect it before its data can be served.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
+                     *           "reason": "reconnect_required",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the seconds in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *       "statusCode": 429,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc6585#section-4",
+                     *           "title": "Too Many Requests",
+                     *           "status": 429,
+                     *           "detail": "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unexpected error (logged with the traceId; never details in the body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "An unexpected error occurred.",
+                     *       "statusCode": 500,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+                     *           "title": "Internal Server Error",
+                     *           "status": 500,
+                     *           "detail": "An unexpected error occurred.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
+                     *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (database outages). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isError": true,
+                     *       "message": "The database is unavailable; retry shortly.",
+                     *       "statusCode": 503,
+                     *       "result": null,
+                     *       "responseException": {
+                     *         "exceptionMessage": {
+                     *           "type": "https://tools.ietf.org/html/rfc9110#section-15.6.4",
+                     *           "title": "Service Unavailable",
+                     *           "status": 503,
+                     *           "detail": "The database is unavailable; retry shortly.",
+                     *           "instance": "/v1/api/accounts/{accountId}/import",
                      *           "traceId": "5f0c6c1e-9a51-4c86-9b5e-2d7f3f0f1a2b"
                      *         }
                      *       }

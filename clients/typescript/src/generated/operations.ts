@@ -50,6 +50,7 @@ export const IDEMPOTENT_WRITES: ReadonlySet<string> = new Set([
   "POST /v1/api/accounts",
   "DELETE /v1/api/accounts/{accountId}",
   "PUT /v1/api/accounts/{accountId}/credentials",
+  "POST /v1/api/accounts/{accountId}/import",
   "POST /v1/api/report-snapshots",
   "POST /v1/api/webhooks",
   "PATCH /v1/api/webhooks/{id}",

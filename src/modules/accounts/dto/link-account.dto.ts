@@ -13,12 +13,22 @@ const CREDENTIALS_DESCRIPTION =
 export class LinkAccountDto {
   @ApiProperty({
     description:
-      'Platform of the account, lower-case: `bitcoin` (address or xpub), an EVM chain `ethereum`, `base`, `arbitrum`, `optimism` or `polygon` (address), or an exchange linked with read-only API credentials through ccxt: `coinbase`, `kraken`, `gemini`, `binanceus`, `bitstamp`, `okx`, and the ccxt exchange ids the operator allows (EXCHANGE_GENERIC_IDS). An unknown platform is a 400 listing the known ones.',
+      'Platform of the account, lower-case: `bitcoin` (address or xpub), an EVM chain `ethereum`, `base`, `arbitrum`, `optimism` or `polygon` (address), `solana` (address), or an exchange linked with read-only API credentials through ccxt: `coinbase`, `kraken`, `gemini`, `binanceus`, `bitstamp`, `okx`, and the ccxt exchange ids the operator allows (EXCHANGE_GENERIC_IDS). An unknown platform is a 400 listing the known ones. With `source: "csv"`, any platform (where the uploaded files come from, e.g. `coinbase`, `robinhood`).',
     example: 'bitcoin',
   })
   @IsString()
   @Matches(/^[a-z0-9][a-z0-9._-]{1,63}$/, { message: 'platform must be 2-64 characters of a-z 0-9 . _ -' })
   platform: string;
+
+  @ApiPropertyOptional({
+    description:
+      "Only `csv`: an account whose transactions arrive in files the partner uploads (`POST /v1/api/accounts/{accountId}/import`: an exchange export or the service's CSV); send none of `credentials`, `address`, `xpub`. Absent: the source serving `platform`. Any other value is a 400 naming `source`.",
+    example: 'csv',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  source?: string;
 
   @ApiProperty({
     description:

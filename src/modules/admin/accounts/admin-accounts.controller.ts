@@ -17,12 +17,13 @@ import {
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Scopes } from '../../../common/decorators/auth.decorators.js';
-import { ApiBodyByMediaType } from '../../../common/openapi/request-bodies.js';
 import { UuidParam } from '../../../common/validation/validation.js';
 import { AppConfig } from '../../../config/app-config.js';
 import {
   AccountsService,
   AdminAccountDto,
+  ApiImportFileBody,
+  IMPORT_FILE_DESCRIPTION,
   AdminAccountsQueryDto,
   ReconnectCredentialsDto,
   sourceOptionsOf,
@@ -33,19 +34,11 @@ import {
   AdminImportQueryDto,
   AdminTenantQueryDto,
   CreateAccountDto,
-  IMPORT_FORMAT_DESCRIPTION,
   ImportResultDto,
   RefreshResultDto,
 } from './admin-accounts.dto.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
-import { IMPORT_FORMATS, sourceLinkExamples } from '../../sources/index.js';
-import {
-  isMultipart,
-  readCsvBody,
-  readMultipartUpload,
-  UPLOAD_FILE_FIELD,
-  UPLOAD_FORMAT_FIELD,
-} from '../../../common/http/read-text-body.js';
+import { sourceLinkExamples } from '../../sources/index.js';
+import { readImportUpload } from '../../../common/http/read-text-body.js';
 
 /**
  * The admin API for accounts (design §1: the internal admin team, through Swagger UI). Admin
@@ -161,38 +154,13 @@ export class AdminAccountsController {
   @HttpCode(200)
   @ApiOperation({
     summary: "Import transactions from a file into a csv account: the service's CSV or an exchange export",
-    description:
-      'The file is the service\'s CSV (docs/csv-format.md) or an exchange\'s transaction export: Coinbase transaction history, Kraken ledgers or trades, Gemini transaction history, Bitstamp transactions (docs/sources.md, "Export files"). Send it as the body (Content-Type text/csv, `format` in the query) or as a multipart/form-data upload (field `file`, optional field `format`); up to 20 MB either way. The format is detected from the header row unless named. All rows or none: every bad row is reported with its line number and column and nothing is imported. Existing transaction ids are updated.',
+    description: IMPORT_FILE_DESCRIPTION,
   })
-  @ApiBodyByMediaType(
-    'text/csv: the file itself. multipart/form-data: the file in the field `file` and optionally its format in the field `format`.',
-    {
-      'text/csv': {
-        type: 'string',
-        description: 'The file (text/csv).',
-        example:
-          'transactionId,timestamp,symbol,direction,amount,price,fee,transferId\ntx-1,2024-01-02T03:04:05Z,BTC,buy,0.5,42000.10,12.60,\n',
-      },
-      // A `binary` string property: Swagger UI offers a file chooser for it.
-      'multipart/form-data': {
-        type: 'object',
-        description: 'The upload form.',
-        required: [UPLOAD_FILE_FIELD],
-        properties: {
-          [UPLOAD_FILE_FIELD]: { type: 'string', format: 'binary', description: 'The file, up to 20 MB.' },
-          [UPLOAD_FORMAT_FIELD]: {
-            type: 'string',
-            enum: [...IMPORT_FORMATS],
-            description: IMPORT_FORMAT_DESCRIPTION,
-          },
-        },
-      },
-    },
-  )
+  @ApiImportFileBody()
   @ApiOkResponse({ type: ImportResultDto })
   @ApiBadRequestResponse({
     description:
-      'Bad rows, by line number and column ("line 3": [...]), an unknown format, or a form without its file; nothing imported.',
+      'Bad rows, by line number and column ("line 3": [...]), a header no layout takes (per layout tried, what it lacks), an unknown format, or a form without its file; nothing imported.',
   })
   @ApiConflictResponse({ description: 'The account is not a csv account, or a refresh of it is running.' })
   @ApiPayloadTooLargeResponse({ description: 'Over 20 MB.' })
@@ -203,12 +171,7 @@ export class AdminAccountsController {
     @Req() request: Request,
   ): Promise<ImportResultDto> {
     const account = await this.accounts.adminFind(accountId, tenant);
-    const multipart = isMultipart(request);
-    const { text, format } = multipart
-      ? await readMultipartUpload(request)
-      : { text: await readCsvBody(request), format: queryFormat };
-    if (format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(format))
-      throw DomainError.validation('format', `format must be one of ${IMPORT_FORMATS.join(', ')}.`);
+    const { text, format } = await readImportUpload(request, queryFormat);
     const summary = await this.accounts.importCsv(account.tenantId, accountId, text, undefined, format);
     return { accountId, tenant, ...summary };
   }

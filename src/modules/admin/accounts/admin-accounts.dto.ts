@@ -5,6 +5,7 @@ import {
   AdminAccountDto,
   CredentialsShape,
   declareSourceOptions,
+  IMPORT_FORMAT_DESCRIPTION,
   sourceFieldDescription,
   SYNC_STATUSES,
   type SyncStatus,
@@ -25,9 +26,6 @@ export class AdminTenantQueryDto {
   @Matches(TENANT_SLUG, { message: TENANT_REQUIRED })
   tenant: string;
 }
-
-export const IMPORT_FORMAT_DESCRIPTION =
-  'The file\'s format: `csv` (the service\'s own, docs/csv-format.md) or an exchange export (docs/sources.md, "Export files"). Absent: detected from the header row.';
 
 /** The import endpoint's query: the tenant, and the format of a file sent as the request body. */
 export class AdminImportQueryDto extends AdminTenantQueryDto {

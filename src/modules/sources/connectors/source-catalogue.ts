@@ -37,3 +37,23 @@ export function sourceLinkExamples(): Record<string, SourceLinkExample> {
     Object.values(SOURCE_CATALOGUE).flatMap((description) => Object.entries(description.examples)),
   );
 }
+
+/**
+ * The same ways of linking as partner bodies (`POST /v1/api/accounts`' examples): only the sources
+ * partners link (their description has `linking`), each body's platform and what the partner
+ * sends for it; `source` stays only where the partner names it (a source fed by files), and
+ * `chain` goes (the platform is the chain).
+ */
+export function partnerLinkExamples(): Record<string, SourceLinkExample> {
+  return Object.fromEntries(
+    Object.values(SOURCE_CATALOGUE)
+      .filter((description) => description.linking !== undefined)
+      .flatMap((description) =>
+        Object.entries(description.examples).map(([name, { summary, body }]) => {
+          const { source, chain: _chain, ...rest } = body;
+          const named = description.linking!.accepts.includes('file') ? { source } : {};
+          return [name, { summary, body: { platform: rest['platform'], ...named, ...rest } }];
+        }),
+      ),
+  );
+}

@@ -104,9 +104,15 @@ export interface SourceLinkExample {
 }
 
 export interface SourceLinking {
+  /** The platforms it serves; empty for a source fed by files (it serves any: the file's origin). */
   readonly platforms: readonly string[];
-  /** `credentials`: read-only API keys; `address`: a watched address; `xpub`: an extended public key. */
-  readonly accepts: readonly ('credentials' | 'address' | 'xpub')[];
+  /**
+   * `credentials`: read-only API keys; `address`: a watched address; `xpub`: an extended public key;
+   * `file`: nothing at link, the history arrives in uploaded files (`POST
+   * /v1/api/accounts/{id}/import`). Such a source is named in the link body (`source`), since
+   * its platform says only where the files come from (issue 30 item 5).
+   */
+  readonly accepts: readonly ('credentials' | 'address' | 'xpub' | 'file')[];
 }
 
 /** The account being linked, as a connector may know it when it turns options into settings. */

@@ -109,6 +109,35 @@ export function* csvRecords(text: string): Generator<CsvRecord> {
   }
 }
 
+export interface CsvHeaderProblem {
+  readonly kind: 'unknown' | 'repeated' | 'missing';
+  /** As the header writes it (unknown), or the format's spelling (repeated, missing). */
+  readonly column: string;
+}
+
+/**
+ * The one rule for this format's header row (names trimmed, compared case-insensitively): every
+ * name one of CSV_COLUMNS, none twice, the required ones present. Problems in header order, the
+ * missing columns last; the import's header check (exports/header-layouts.ts) reads it too.
+ */
+export function checkCsvHeader(fields: readonly string[]): {
+  columns: Map<Column, number>;
+  problems: CsvHeaderProblem[];
+} {
+  const columns = new Map<Column, number>();
+  const problems: CsvHeaderProblem[] = [];
+  fields.forEach((raw, index) => {
+    const name = raw.trim();
+    const column = CSV_COLUMNS.find((c) => c.toLowerCase() === name.toLowerCase());
+    if (!column) problems.push({ kind: 'unknown', column: name });
+    else if (columns.has(column)) problems.push({ kind: 'repeated', column });
+    else columns.set(column, index);
+  });
+  for (const required of REQUIRED_CSV_COLUMNS)
+    if (!columns.has(required)) problems.push({ kind: 'missing', column: required });
+  return { columns, problems };
+}
+
 export interface CsvParseOptions {
   readonly now: Date;
   /** Called every `progressEvery` records with the number parsed so far (CLI progress bar). */
@@ -130,17 +159,15 @@ export function parseTransactionsCsv(text: string, options: CsvParseOptions): Cs
     fail(1, 'header', `the file is empty; the first line must name the columns: ${CSV_COLUMNS.join(',')}`);
     return { ok: false, errors, errorCount };
   }
-  const columns = new Map<Column, number>();
-  header.value.fields.forEach((raw, index) => {
-    const name = raw.trim();
-    const column = CSV_COLUMNS.find((c) => c.toLowerCase() === name.toLowerCase());
-    if (!column)
-      fail(header.value.line, 'header', `unknown column "${name}"; allowed: ${CSV_COLUMNS.join(', ')}`);
-    else if (columns.has(column)) fail(header.value.line, 'header', `column "${column}" appears twice`);
-    else columns.set(column, index);
-  });
-  for (const required of REQUIRED_CSV_COLUMNS) {
-    if (!columns.has(required)) fail(header.value.line, 'header', `required column "${required}" is missing`);
+  const { columns, problems } = checkCsvHeader(header.value.fields);
+  for (const { kind, column } of problems) {
+    const message =
+      kind === 'unknown'
+        ? `unknown column "${column}"; allowed: ${CSV_COLUMNS.join(', ')}`
+        : kind === 'repeated'
+          ? `column "${column}" appears twice`
+          : `required column "${column}" is missing`;
+    fail(header.value.line, 'header', message);
   }
   if (errorCount > 0) return { ok: false, errors, errorCount };
 

@@ -6,10 +6,13 @@ export const CSV_SOURCE: SourceDescription = {
   synthetic: false,
   options: {},
   importOnly: true,
+  // Partners link it by name (`source: "csv"`) for any platform, then upload files.
+  linking: { platforms: [], accepts: ['file'] },
   examples: {
     csv: {
-      summary: 'CSV: an account whose transactions arrive by import (then POST …/import)',
-      body: { platform: 'robinhood', source: 'csv' },
+      summary:
+        'CSV: an account whose transactions arrive in uploaded files, an exchange export or the service’s CSV (then POST …/import)',
+      body: { platform: 'coinbase', source: 'csv' },
     },
   },
 };

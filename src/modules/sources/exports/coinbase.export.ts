@@ -69,6 +69,7 @@ export const COINBASE_EXPORT: ExportFormat = {
   id: 'coinbase',
   name: 'Coinbase transaction history',
   signature: ['Timestamp', 'Transaction Type', 'Asset', 'Quantity Transacted'],
+  alsoRequired: [PRICE, FEES, ['Notes']],
   parse(header: ExportRecord, records: readonly ExportRecord[]): ExportOutput {
     const output: ExportOutput = { legs: [], errors: [] };
     const names = header.fields.map((f) => f.toLowerCase());

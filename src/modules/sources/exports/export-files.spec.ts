@@ -343,12 +343,8 @@ describe('export files', () => {
       );
       expect(native.format).toBe('csv');
       expect(ok(native)).toHaveLength(1);
-      // An unknown layout keeps the native importer's column errors.
-      expect(errorsOf(parse('Date,Amount\n2024-01-01,5\n'))[0]).toEqual([
-        1,
-        'header',
-        expect.stringContaining('unknown column "Date"'),
-      ]);
+      // A header no layout takes: every layout tried says what it lacks (the next describe).
+      expect(parse('Date,Amount\n2024-01-01,5\n').format).toBe('unknown');
     });
 
     it('reads a named format, and says which columns are missing when the file is not one', () => {
@@ -357,12 +353,114 @@ describe('export files', () => {
         [
           1,
           'header',
-          'is not a Kraken trades header: required column(s) "txid", "ordertxid", "pair", "time", "price", "cost", "fee", "vol" missing',
+          'Not a Kraken trades export: missing columns "txid", "ordertxid", "pair", "time", "price", "cost", "fee", "vol"',
         ],
       ]);
       expect(errorsOf(parse(fixture('gemini.csv'), { format: 'mtgox' }))[0][2]).toBe(
         'format "mtgox" is unknown; known: csv, coinbase, kraken-ledgers, kraken-trades, gemini, bitstamp',
       );
+    });
+  });
+
+  describe('a header no layout takes: what each layout tried lacks, in its own words, closest first', () => {
+    const unrecognised = (text: string) => {
+      const result = parse(text);
+      if (result.ok) throw new Error('expected errors');
+      return { format: result.format, summary: result.summary, errors: errorsOf(result) };
+    };
+    const SUMMARY =
+      "The header matches none of the layouts tried (Coinbase transaction history, Kraken ledgers, Kraken trades, Gemini transaction history, Bitstamp transactions, the service's CSV); what each lacks is listed by line, closest first. Nothing was imported.";
+    const NATIVE_COLUMNS =
+      '(its columns: transactionId, timestamp, symbol, direction, amount, price, fee, transferId)';
+
+    it('a Coinbase file whose "Asset" column was renamed: Coinbase first, on its header line after the preamble', () => {
+      const text = fixture('coinbase-2024.csv').replace(',Asset,', ',Currency,');
+      // Coinbase wants 7 columns (4 of the signature, a price, a fee, Notes); line 3 has 6 of them.
+      // No other layout finds one of its columns anywhere: each compares the first line and ties
+      // at 0, kept in the order tried. The service's CSV reads line 1, "Transactions", as its header.
+      expect(unrecognised(text)).toEqual({
+        format: 'unknown',
+        summary: SUMMARY,
+        errors: [
+          [3, 'header', 'Not a Coinbase transaction history export: missing column "Asset"'],
+          [
+            1,
+            'header',
+            'Not a Kraken ledgers export: missing columns "txid", "refid", "time", "type", "asset", "amount", "fee"',
+          ],
+          [
+            1,
+            'header',
+            'Not a Kraken trades export: missing columns "txid", "ordertxid", "pair", "time", "type", "price", "cost", "fee", "vol"',
+          ],
+          [
+            1,
+            'header',
+            'Not a Gemini transaction history export: missing columns "Date", "Time (UTC)", "Type", "Symbol", "Specification"',
+          ],
+          [
+            1,
+            'header',
+            'Not a Bitstamp transactions export: missing columns "Type", "Subtype", "Datetime", "Amount", "Amount currency", "Value", "Value currency", "Fee", "Fee currency"',
+          ],
+          [
+            1,
+            'header',
+            `Not the service's CSV: missing columns "transactionId", "timestamp", "symbol", "direction", "amount"; unknown column "Transactions" ${NATIVE_COLUMNS}`,
+          ],
+        ],
+      });
+    });
+
+    it('names the other names of a column Coinbase renamed across its layouts', () => {
+      const text = [
+        'Timestamp,Transaction Type,Asset,Amount,Spot Price,Fees,Notes',
+        '2023-01-05T14:22:01Z,Buy,BTC,0.5,16800.00,49.75,x',
+      ].join('\n');
+      // Names compare case-insensitively. Coinbase: 5 of 7 (0.71). The service's CSV: "Timestamp"
+      // and "Amount" (2 of 5, 0.4). Kraken ledgers: "Asset", "Amount" (2 of 7, 0.29). Bitstamp:
+      // "Amount" (1 of 9, 0.11). Kraken trades and Gemini: none.
+      const { errors } = unrecognised(text);
+      expect(errors.map(([, , message]) => message)).toEqual([
+        'Not a Coinbase transaction history export: missing columns "Quantity Transacted", "Price at Transaction" (or "Spot Price at Transaction" or "USD Spot Price at Transaction")',
+        `Not the service's CSV: missing columns "transactionId", "symbol", "direction"; unknown columns "Transaction Type", "Asset", "Spot Price", "Fees", "Notes" ${NATIVE_COLUMNS}`,
+        'Not a Kraken ledgers export: missing columns "txid", "refid", "time", "type", "fee"',
+        'Not a Bitstamp transactions export: missing columns "Type", "Subtype", "Datetime", "Amount currency", "Value", "Value currency", "Fee", "Fee currency"',
+        'Not a Kraken trades export: missing columns "txid", "ordertxid", "pair", "time", "type", "price", "cost", "fee", "vol"',
+        'Not a Gemini transaction history export: missing columns "Date", "Time (UTC)", "Type", "Symbol", "Specification"',
+      ]);
+    });
+
+    it("the service's CSV with a misspelt column: its own layout first, with the column it does not know", () => {
+      const { errors } = unrecognised(
+        'transactionId,when,symbol,direction,amount\nx,2024-01-02T03:04:05Z,BTC,buy,1\n',
+      );
+      // 4 of its 5 required columns (0.8); Gemini finds "Symbol" (1 of 5, 0.2), Kraken ledgers
+      // "amount" (1 of 7, 0.14), Bitstamp "Amount" (1 of 9, 0.11); Coinbase and Kraken trades none.
+      expect(errors.map(([line, , message]) => [line, String(message).split(':')[0]])).toEqual([
+        [1, "Not the service's CSV"],
+        [1, 'Not a Gemini transaction history export'],
+        [1, 'Not a Kraken ledgers export'],
+        [1, 'Not a Bitstamp transactions export'],
+        [1, 'Not a Coinbase transaction history export'],
+        [1, 'Not a Kraken trades export'],
+      ]);
+      expect(errors[0][2]).toBe(
+        `Not the service's CSV: missing column "timestamp"; unknown column "when" ${NATIVE_COLUMNS}`,
+      );
+    });
+
+    it("a valid header of the service's CSV is read by its parser (its row errors, no layouts); an empty file says it is empty", () => {
+      const rows = parse('transactionId,timestamp,symbol,direction,amount,price\nx,yesterday,BTC,buy,1,5\n');
+      expect(rows.format).toBe('csv');
+      expect(errorsOf(rows)[0]).toEqual([2, 'timestamp', expect.stringMatching(/^timestamp must be/)]);
+      expect(errorsOf(parse(''))).toEqual([
+        [
+          1,
+          'header',
+          'the file is empty; the first line must name the columns: transactionId,timestamp,symbol,direction,amount,price,fee,transferId',
+        ],
+      ]);
     });
   });
 

@@ -6,6 +6,8 @@
 import type { SourceTransaction } from '../connectors/source-connector.js';
 import { checkSourceTransaction } from '../connectors/source-transaction.rules.js';
 import {
+  checkCsvHeader,
+  csvRecords,
   MAX_REPORTED_ERRORS,
   parseTransactionsCsv,
   type CsvRowError,
@@ -14,6 +16,13 @@ import { BITSTAMP_EXPORT } from './bitstamp.export.js';
 import { COINBASE_EXPORT } from './coinbase.export.js';
 import { exportRecords, type ExportFormat, type ExportRecord, type PriceBook } from './export-format.js';
 import { GEMINI_EXPORT } from './gemini.export.js';
+import {
+  closestFirst,
+  exportMismatch,
+  NATIVE_LAYOUT_NAME,
+  nativeMismatch,
+  noLayoutSummary,
+} from './header-layouts.js';
 import { KRAKEN_LEDGERS_EXPORT, KRAKEN_TRADES_EXPORT } from './kraken.export.js';
 
 export const EXPORT_FORMATS: readonly ExportFormat[] = [
@@ -35,6 +44,8 @@ export type ImportParseResult =
       readonly format: string;
       readonly errors: CsvRowError[];
       readonly errorCount: number;
+      /** Says what went wrong with the file as a whole, when its header fits no layout. */
+      readonly summary?: string;
     };
 
 export interface ImportParseOptions {
@@ -61,20 +72,47 @@ export function detectExportFormat(
   return null;
 }
 
-function looksLikeExport(text: string): boolean {
+/** The records a header may be (the file's first few), or null when its start is not CSV. */
+function headRecords(text: string): ExportRecord[] | null {
   try {
-    return detectExportFormat(exportRecords(text, HEADER_SEARCH_RECORDS * 4)) !== null;
+    return exportRecords(text, HEADER_SEARCH_RECORDS * 4).slice(0, HEADER_SEARCH_RECORDS);
   } catch {
-    return false; // unreadable as CSV at its start: the native parser reports it by line
+    return null; // unreadable as CSV at its start: the native parser reports it by line
   }
+}
+
+/**
+ * A file no layout's header matches: per layout tried (every export, then the service's CSV),
+ * the columns it lacks, closest first; null when the service's CSV takes the header (then its
+ * parser reads the file) or the file has none (its parser says it is empty).
+ */
+function unrecognisedHeader(text: string, head: readonly ExportRecord[]): ImportParseResult | null {
+  const first = csvRecords(text).next();
+  if (first.done || checkCsvHeader(first.value.fields).problems.length === 0) return null;
+  const mismatches = closestFirst([
+    ...EXPORT_FORMATS.map((format) => exportMismatch(format, head)),
+    nativeMismatch({ line: first.value.line, fields: first.value.fields.map((f) => f.trim()) }),
+  ]);
+  return {
+    ok: false,
+    format: 'unknown',
+    errors: mismatches.map(({ line, message }) => ({ line, field: 'header', message })),
+    errorCount: mismatches.length,
+    summary: noLayoutSummary([...EXPORT_FORMATS.map((f) => f.name), NATIVE_LAYOUT_NAME]),
+  };
 }
 
 /** Parses a file of any known format into transactions (all rows valid) or line-numbered errors. */
 export function parseImportFile(text: string, options: ImportParseOptions): ImportParseResult {
   if (options.format === 'csv') return { format: 'csv', ...parseTransactionsCsv(text, options) };
-  // The native CSV is told apart on the file's first lines, so it is not read twice.
-  if (options.format === undefined && !looksLikeExport(text))
-    return { format: 'csv', ...parseTransactionsCsv(text, options) };
+  // The layout is told apart on the file's first lines, so a native CSV is not read twice.
+  if (options.format === undefined) {
+    const head = headRecords(text);
+    if (head === null || detectExportFormat(head) === null)
+      return (
+        (head && unrecognisedHeader(text, head)) ?? { format: 'csv', ...parseTransactionsCsv(text, options) }
+      );
+  }
   let records: ExportRecord[];
   try {
     records = exportRecords(text);
@@ -103,15 +141,8 @@ export function parseImportFile(text: string, options: ImportParseOptions): Impo
     }
     const index = records.slice(0, HEADER_SEARCH_RECORDS).findIndex((r) => matches(named, r));
     if (index < 0) {
-      const first = records[0]?.fields.map((f) => f.toLowerCase()) ?? [];
-      const missing = named.signature.filter((c) => !first.includes(c.toLowerCase()));
-      const message = `is not a ${named.name} header: required column(s) ${missing.map((c) => `"${c}"`).join(', ')} missing`;
-      return {
-        ok: false,
-        format: named.id,
-        errors: [{ line: records[0]?.line ?? 1, field: 'header', message }],
-        errorCount: 1,
-      };
+      const { line, message } = exportMismatch(named, records.slice(0, HEADER_SEARCH_RECORDS));
+      return { ok: false, format: named.id, errors: [{ line, field: 'header', message }], errorCount: 1 };
     }
     found = { format: named, headerIndex: index };
   }

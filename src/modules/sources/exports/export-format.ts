@@ -42,6 +42,12 @@ export interface ExportFormat {
   readonly name: string;
   /** Columns whose presence in one record marks that record as this format's header row. */
   readonly signature: readonly string[];
+  /**
+   * Columns its rows need besides the signature, each as the names it goes by (any one will do:
+   * Coinbase renamed its price column across layouts). What a wrong header is told it lacks
+   * (header-layouts.ts) is the signature's missing columns and these.
+   */
+  readonly alsoRequired?: readonly (readonly string[])[];
   parse(header: ExportRecord, rows: readonly ExportRecord[], prices: PriceBook): ExportOutput;
 }
 
