@@ -646,6 +646,19 @@ describe('OpenAPI document against live responses (e2e)', () => {
       confirming,
       t.http.post('/taip/safe-harbor-allocation').set(bearer(shPartner)).send({ universal_method: 'x' }),
     );
+    const statement = 'GET /taip/client-statement';
+    await call(
+      statement,
+      t.http.get(`/taip/client-statement?tax_year=2024&account_id=${ACCOUNT}`).set(bearer(partner)),
+    );
+    await call(
+      statement,
+      t.http.get('/taip/client-statement?tax_year=2024&account_id=x').set(bearer(partner)),
+    );
+    await call(
+      statement,
+      t.http.get(`/taip/client-statement?tax_year=2024&account_id=${NOBODY}`).set(bearer(partner)),
+    );
     const harvesting = 'GET /taip/harvesting-candidates';
     await call(harvesting, t.http.get('/taip/harvesting-candidates?wash_sale=assume').set(bearer(partner)));
     await call(harvesting, t.http.get('/taip/harvesting-candidates?min_loss=-1').set(bearer(partner)));
@@ -880,7 +893,8 @@ describe('OpenAPI document against live responses (e2e)', () => {
     // + POST, GET and DELETE /taip/lot-selections (issue 19 item 2)
     // + GET and POST /taip/safe-harbor-allocation (issue 19 item 6)
     // + the job queue's GET /admin/queues, its jobs and a job's retry (issue 18 item 3)
-    // + the partner upload POST /v1/api/accounts/{accountId}/import (issue 30 item 5).
-    expect(calls.outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3 + 2 + 3 + 1);
+    // + the partner upload POST /v1/api/accounts/{accountId}/import (issue 30 item 5)
+    // + the client statement GET /taip/client-statement (issue 31 item 5).
+    expect(calls.outcomes.size).toBe(31 + 3 + 13 + 4 + 3 + 9 + 6 + 2 + 3 + 2 + 3 + 1 + 1);
   });
 });

@@ -242,7 +242,8 @@ describe('OpenAPI document (e2e)', () => {
     const ids = operations().flatMap(({ key, operation }) =>
       (operation.parameters ?? [])
         .filter((p) => /^(id|accountId|collectionId|account_id)$/.test(p.name))
-        .map((p) => [key, p.name, p.schema?.format]),
+        // A list of ids (account_id=a,b: style form, not exploded) says it of its items.
+        .map((p) => [key, p.name, p.schema?.format ?? p.schema?.items?.format]),
     );
     expect(ids.length).toBeGreaterThanOrEqual(14);
     for (const [key, name, format] of ids) expect([key, name, format]).toEqual([key, name, 'uuid']);
@@ -254,8 +255,9 @@ describe('OpenAPI document (e2e)', () => {
     // 7 + limit of the admin support read of transactions + tax_year and limit of the 1099-DA
     // reconciliation + limit of webhook deliveries, of /admin/audit, of /v1/api/report-snapshots, of
     // /admin/queues/{name}/jobs, of /taip/lots, of /taip/harvesting-candidates and of GET and POST
-    // /taip/safe-harbor-allocation (issue 27 item 10)
-    expect(integers.length).toBe(18);
+    // /taip/safe-harbor-allocation (issue 27 item 10) + tax_year and horizon_years of
+    // /taip/client-statement (issue 31 item 5)
+    expect(integers.length).toBe(20);
     for (const [key, name, type] of integers) expect([key, name, type]).toEqual([key, name, 'integer']);
     for (const [schema, property] of [
       ['TokenResultDto', 'expiresIn'],
@@ -295,6 +297,7 @@ describe('OpenAPI document (e2e)', () => {
       'csv',
       'bitcoin',
       'ethereum',
+      'solana',
       'exchange',
     ]);
     expect(enumOf('AdminAccountDto', 'source')).toEqual([
@@ -302,6 +305,7 @@ describe('OpenAPI document (e2e)', () => {
       'csv',
       'bitcoin',
       'ethereum',
+      'solana',
       'exchange',
     ]);
     expect(enumOf('AdminAccountDto', 'syncStatus')).toEqual([

@@ -12981,8 +12981,8 @@ export interface operations {
     ClientStatementController_statement: {
         parameters: {
             query: {
-                /** @description The account, or the household's accounts, comma-separated (UUIDs, 1 to 50). Another tenant's account answers 404. */
-                account_id: string;
+                /** @description The account, or the household's accounts, comma-separated or the parameter repeated (UUIDs, 1 to 50). Another tenant's account answers 404. */
+                account_id: string[];
                 /** @description Years the projection covers (1 to 30). */
                 horizon_years?: number;
                 /** @description The portfolio (GET /portfolio) whose projection the statement draws. Default: the statement’s own priced holdings, weighted by market value. */

@@ -17,19 +17,22 @@ import { TaxYearFormat } from '../../tax/index.js';
 /** Accounts of one statement at most (a household). */
 export const MAX_STATEMENT_ACCOUNTS = 50;
 
+/** `account_id=a,b` or `account_id=a&account_id=b` (or both): one list of lower-case ids. */
 const idList = ({ value }: { value: unknown }) =>
-  typeof value === 'string'
-    ? value
-        .split(',')
+  typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    ? ([] as string[])
+        .concat(value as string | string[])
+        .flatMap((part) => part.split(','))
         .map((id) => id.trim().toLowerCase())
         .filter((id) => id !== '')
     : value;
 
 export class ClientStatementQueryDto {
   @ApiProperty({
-    description: `The account, or the household's accounts, comma-separated (UUIDs, 1 to ${MAX_STATEMENT_ACCOUNTS}). Another tenant's account answers 404.`,
-    example: '8d0e7f43-5a6b-4c1d-9e2f-3a4b5c6d7e8f',
-    type: String,
+    description: `The account, or the household's accounts, comma-separated or the parameter repeated (UUIDs, 1 to ${MAX_STATEMENT_ACCOUNTS}). Another tenant's account answers 404.`,
+    type: 'array',
+    items: { type: 'string', format: 'uuid' },
+    example: ['8d0e7f43-5a6b-4c1d-9e2f-3a4b5c6d7e8f'],
   })
   @Transform(idList)
   @IsArray({ message: 'account_id is required: one account id, or several separated by commas.' })
