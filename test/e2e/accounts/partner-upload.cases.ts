@@ -114,7 +114,15 @@ describe('partners upload export files into csv accounts (e2e)', () => {
     const doc = (await t.http.get('/docs-json').expect(200)).body;
     const examples = doc.paths['/v1/api/accounts'].post.requestBody.content['application/json']
       .examples as Record<string, { value: Record<string, unknown> }>;
-    expect(Object.keys(examples)).toEqual(['csv', 'bitcoin-address', 'bitcoin-xpub', 'ethereum', 'exchange']);
+    expect(Object.keys(examples)).toEqual([
+      'csv',
+      'bitcoin-address',
+      'bitcoin-xpub',
+      'ethereum',
+      'ethereum-base',
+      'solana',
+      'exchange',
+    ]);
     // Partner bodies: the platform says the source; only the file-fed one names it; no chain.
     expect(
       Object.values(examples).map(({ value }) => [value.platform, value.source ?? null, 'chain' in value]),
@@ -123,6 +131,8 @@ describe('partners upload export files into csv accounts (e2e)', () => {
       ['bitcoin', null, false],
       ['bitcoin', null, false],
       ['ethereum', null, false],
+      ['base', null, false],
+      ['solana', null, false],
       ['kraken', null, false],
     ]);
     const res = await t.http
