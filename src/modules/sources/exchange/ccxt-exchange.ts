@@ -100,7 +100,8 @@ export async function sourceError(error: unknown, exchangeId: string): Promise<E
     );
   if (error instanceof ccxt.RequestTimeout)
     return new SourceUnavailableError(`${exchangeId} did not answer in time (${kind}).`);
-  if (error instanceof ccxt.DDoSProtection)
+  // Gemini's 429 (`RateLimit`) is ccxt's RateLimitExceeded, a NetworkError beside DDoSProtection.
+  if (error instanceof ccxt.DDoSProtection || error instanceof ccxt.RateLimitExceeded)
     return new SourceUnavailableError(
       `${exchangeId} is rate limiting this service (${kind}); retried later.`,
     );

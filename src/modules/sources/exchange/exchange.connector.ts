@@ -5,7 +5,8 @@
  * requests. A fetch reads:
  *
  * - trades (fetchMyTrades), for all symbols at once where the exchange allows it, else per
- *   market of the currencies the account holds or moved;
+ *   market: every spot market touching a currency the account lists or moved, then those touching
+ *   a currency the trades found bring in or take out, until nothing new is found;
  * - the ledger (fetchLedger), or deposits and withdrawals where the exchange has no ledger;
  * - where the ledger lacks the chain txid of deposits and withdrawals (Kraken), also the
  *   exchange's deposits and withdrawals (fetchDeposits/fetchWithdrawals), joined to the ledger
@@ -61,10 +62,15 @@ export const EXCHANGE_SYNC_TIMEOUT_MS = 300_000;
 export const INCREMENTAL_OVERLAP_MS = 24 * 3_600_000;
 /** Pages of one kind in one sync at most: a runaway pagination fails instead of looping. */
 const MAX_PAGES = 500;
-/** Markets asked one by one, at most, where the exchange needs a symbol for fetchMyTrades. */
-const MAX_SYMBOLS = 100;
-/** Quotes tried for each held currency where trades are fetched per market. */
-const PER_SYMBOL_QUOTES = ['USD', 'USDT', 'USDC', 'EUR', 'BTC', 'ETH'];
+/**
+ * Markets asked one by one, at most, where the exchange needs a symbol for fetchMyTrades
+ * (docs/sources.md "Trades when the exchange needs a symbol"). An account that
+ * holds USD reaches every USD market: Gemini lists about 150 spot markets, Binance.US about 400
+ * (USD and USDT ones mostly). 400 requests fit the 300 s sync at Gemini's 600 private requests a
+ * minute; at Binance.US's weight (myTrades 10 of 1,200 a minute) 400 markets take about 200 s.
+ * Beyond it the sync fails naming the count: never a silently skipped market.
+ */
+export const MAX_SYMBOLS = 400;
 
 /**
  * Exchanges whose history ccxt cannot page by time, paged by offset instead: the request
@@ -93,6 +99,26 @@ const OFFSET_PAGING: Readonly<
     read: (json) => ({ rows: Array.isArray(json) ? json.length : 0 }),
   },
 };
+
+/**
+ * Parameters of one time-paged request, per exchange, beyond ccxt's `since` (which ccxt turns
+ * into the exchange's own parameter):
+ * - Gemini: ccxt sends mytrades' `timestamp` in whole seconds, so the page after a trade starts
+ *   in that trade's second and brings it again (ccxt drops it, as older than `since`): a page of
+ *   one trade would end the paging early. Gemini takes milliseconds (its "Timestamps"), so the
+ *   request says them; pages are the largest Gemini serves (500 trades, 50 transfers).
+ */
+const TIME_PAGING_PARAMS: Readonly<Record<string, (kind: string, from: number) => Record<string, unknown>>> =
+  {
+    gemini: (kind, from) =>
+      kind === 'trades' ? { timestamp: from, limit_trades: 500 } : { limit_transfers: 50 },
+  };
+
+/**
+ * Exchanges whose lists come as a bare JSON array: an answer of another shape (an object, an error
+ * page that parsed) is refused rather than read as "nothing" (ccxt would parse it as no items).
+ */
+const LIST_ANSWERS: ReadonlySet<string> = new Set(['gemini', 'bitstamp']);
 
 /**
  * Exchanges whose ledger rows lack the chain txid that their deposit and withdrawal lists carry,
@@ -266,12 +292,18 @@ export class ExchangeConnector implements SourceConnector {
     const balances = new Map<string, string>();
     for (const [ticker, quantity] of totals)
       if (quantity.gt(0)) balances.set(ticker, canonicalDecimal(quantity));
-    const ledger = (await this.ledger(exchange, since, signal)).map((entry) => ({
+    const rawLedger = await this.ledger(exchange, since, signal);
+    const ledger = rawLedger.map((entry) => ({
       ...entry,
       currency: tickerOf(entry.currency),
       ...(entry.fee?.currency ? { fee: { ...entry.fee, currency: tickerOf(entry.fee.currency) } } : {}),
     }));
-    const held = new Set([...balances.keys(), ...ledger.map((entry) => entry.currency)]);
+    // Where trades are asked per market (trades()): every currency the balance lists (zero
+    // and fiat ones too) or the ledger moved, by ccxt's codes (the markets' own).
+    const held = new Set([
+      ...Object.keys((balance.total ?? {}) as object),
+      ...rawLedger.map((entry) => entry.currency),
+    ]);
     const trades = (await this.trades(exchange, since, signal, held)).map((trade) => ({
       ...trade,
       symbol: trade.symbol
@@ -323,16 +355,34 @@ export class ExchangeConnector implements SourceConnector {
       ).then(add);
     } catch (error) {
       if (!(error instanceof ccxt.ArgumentsRequired)) throw error;
-      // The exchange needs a symbol: ask each market of a currency the account holds or moved.
-      const symbols = Object.values(exchange.markets ?? {})
-        .filter((m) => m.spot && held.has(m.base) && PER_SYMBOL_QUOTES.includes(m.quote))
-        .map((m) => m.symbol)
-        .sort()
-        .slice(0, MAX_SYMBOLS);
-      for (const symbol of symbols) {
-        await this.paged(exchange, signal, since, 'trades', (from, params) =>
-          exchange.fetchMyTrades(symbol, from, undefined, params),
-        ).then(add);
+      // The exchange needs a symbol: every spot market that touches a currency
+      // the account holds or moved, then every market touching a currency those trades brought
+      // in or took out, until no trade names a currency not yet asked about.
+      const spot = Object.values(exchange.markets ?? {}).filter((m) => m.spot);
+      const known = new Set(held);
+      const asked = new Set<string>();
+      for (;;) {
+        const next = spot
+          .filter((m) => !asked.has(m.symbol) && (known.has(m.base) || known.has(m.quote)))
+          .map((m) => m.symbol)
+          .sort();
+        if (next.length === 0) break;
+        if (asked.size + next.length > MAX_SYMBOLS)
+          throw new SourceUnavailableError(
+            `${exchange.id} lists trades per market only, and this account would need more than ${MAX_SYMBOLS} markets asked one by one (${asked.size + next.length}); the sync stops rather than skip any. Raise MAX_SYMBOLS or import the exchange's export file.`,
+          );
+        for (const symbol of next) {
+          asked.add(symbol);
+          const found = await this.paged(exchange, signal, since, 'trades', (from, params) =>
+            exchange.fetchMyTrades(symbol, from, undefined, params),
+          );
+          add(found);
+          if (found.length > 0) {
+            const market = exchange.markets![symbol]!;
+            known.add(market.base);
+            known.add(market.quote);
+          }
+        }
       }
     }
     return [...byId.values()];
@@ -390,8 +440,8 @@ export class ExchangeConnector implements SourceConnector {
       exchange.has['fetchDepositsWithdrawals']
     )
       movements.push(
-        ...(await this.paged(exchange, signal, since, 'movements', (from) =>
-          exchange.fetchDepositsWithdrawals(undefined, from),
+        ...(await this.paged(exchange, signal, since, 'movements', (from, params) =>
+          exchange.fetchDepositsWithdrawals(undefined, from, undefined, params),
         )),
       );
     for (const movement of movements) {
@@ -464,6 +514,8 @@ export class ExchangeConnector implements SourceConnector {
           ...(offsetPaging.limit ? { limit: offsetPaging.limit } : {}),
         };
         const items = await this.call(exchange, signal, () => page(since, params));
+        if (LIST_ANSWERS.has(exchange.id) && !Array.isArray(exchange.last_json_response))
+          throw new SourceUnavailableError(`${exchange.id} sent ${kind} that are not a list.`);
         const { rows, total } = offsetPaging.read(exchange.last_json_response);
         all.push(...items);
         offset += rows;
@@ -476,7 +528,10 @@ export class ExchangeConnector implements SourceConnector {
     // their newest page only, and moving forward from it would skip everything older.
     let from = since ?? EARLIEST_TRANSACTION.getTime();
     for (let n = 0; n < MAX_PAGES; n++) {
-      const items = await this.call(exchange, signal, () => page(from, {}));
+      const params = TIME_PAGING_PARAMS[exchange.id]?.(kind, from) ?? {};
+      const items = await this.call(exchange, signal, () => page(from, params));
+      if (LIST_ANSWERS.has(exchange.id) && !Array.isArray(exchange.last_json_response))
+        throw new SourceUnavailableError(`${exchange.id} sent ${kind} that are not a list.`);
       const newest = Math.max(...items.map((item) => item.timestamp ?? Number.NEGATIVE_INFINITY));
       all.push(...items);
       if (items.length === 0 || !Number.isFinite(newest) || (from !== undefined && newest + 1 <= from))
