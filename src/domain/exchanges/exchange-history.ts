@@ -126,8 +126,22 @@ function movementKind(entry: ExchangeLedgerEntry, subtype: string): string {
   return entry.type;
 }
 
-/** ccxt's unified ledger types that are rewards (income at market value). */
-const REWARD_TYPES = new Set(['reward', 'staking', 'earn', 'rebate', 'airdrop']);
+/**
+ * Ledger types that are rewards (income at market value): ccxt's unified ones, and the exchange
+ * types ccxt leaves as they are (Coinbase v2 transactions: `staking_reward`, `inflation_reward`
+ * (Solana, Cosmos), `interest` (USDC rewards), `incentives_rewards_payout`).
+ */
+const REWARD_TYPES = new Set([
+  'reward',
+  'staking',
+  'earn',
+  'rebate',
+  'airdrop',
+  'staking_reward',
+  'inflation_reward',
+  'interest',
+  'incentives_rewards_payout',
+]);
 
 /**
  * A ledger entry by ccxt's unified type (with the exchange's own `info.type` where ccxt says

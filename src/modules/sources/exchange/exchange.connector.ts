@@ -114,6 +114,69 @@ const TIME_PAGING_PARAMS: Readonly<Record<string, (kind: string, from: number) =
       kind === 'trades' ? { timestamp: from, limit_trades: 500 } : { limit_transfers: 50 },
   };
 
+/** One kind of list an exchange pages by cursor: the request parameter, and the next cursor and the raw rows of an answer. */
+interface CursorPaging {
+  readonly param: string;
+  readonly next: (json: Record<string, unknown>) => string | undefined;
+  readonly rows: (json: Record<string, unknown>) => number;
+}
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+const count = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+
+/**
+ * Exchanges that page some lists by cursor, by kind of list (ccxt returns one page; its own
+ * `paginate` stops silently after `paginationCalls` pages, so the connector pages itself, at most
+ * MAX_PAGES, and fails beyond):
+ * - Coinbase: Advanced Trade fills (`cursor`, until an empty cursor or page; `start_sequence_timestamp`
+ *   is ccxt's `since`), v3 accounts (`cursor` while `has_next`: balances and the account ids the
+ *   ledger is read by), v2 transactions of one account (`starting_after` =
+ *   `pagination.next_starting_after`, newest first; no time filter on the server: the paging stops
+ *   at the first page holding an item older than `since`, which ccxt drops).
+ */
+const CURSOR_PAGING: Readonly<Record<string, Readonly<Record<string, CursorPaging>>>> = {
+  coinbase: {
+    trades: { param: 'cursor', next: (json) => text(json['cursor']), rows: (json) => count(json['fills']) },
+    accounts: {
+      param: 'cursor',
+      next: (json) => (json['has_next'] === true ? text(json['cursor']) : undefined),
+      rows: (json) => count(json['accounts']),
+    },
+    ledger: {
+      param: 'starting_after',
+      next: (json) =>
+        text((json['pagination'] as Record<string, unknown> | undefined)?.['next_starting_after']),
+      rows: (json) => count(json['data']),
+    },
+  },
+};
+
+/**
+ * Exchanges whose ledger is read one account (one currency wallet) at a time: ccxt's fetchLedger
+ * needs a currency there. Coinbase: the v2 transactions of each v3 account (every wallet the
+ * account lists, empty ones included: a wallet emptied by a withdrawal still has its history),
+ * and its balances from the v3 accounts too (`fetchBalance` with `v3`), every page of them.
+ */
+const LEDGER_PER_ACCOUNT: ReadonlySet<string> = new Set(['coinbase']);
+
+/**
+ * What an exchange's ledger row says about its chain movement beyond ccxt's unified fields.
+ * Coinbase v2 `send`: `network.hash` is the chain transaction; `amount` is what left the wallet,
+ * the network fee (`network.transaction_fee`, ccxt's fee) included, and `network.transaction_amount`
+ * what reached the chain: that is the transfer, the fee its own leg.
+ */
+const LEDGER_MOVEMENT: Readonly<
+  Record<string, (info: Record<string, unknown>) => { txid?: string; amount?: string }>
+> = {
+  coinbase: (info) => {
+    const network = (info['network'] ?? {}) as Record<string, unknown>;
+    const sent = (network['transaction_amount'] ?? {}) as Record<string, unknown>;
+    return {
+      ...(text(network['hash']) ? { txid: text(network['hash'])! } : {}),
+      ...(text(sent['amount']) ? { amount: text(sent['amount'])! } : {}),
+    };
+  },
+};
+
 /**
  * Exchanges whose lists come as a bare JSON array: an answer of another shape (an object, an error
  * page that parsed) is refused rather than read as "nothing" (ccxt would parse it as no items).
@@ -205,7 +268,7 @@ export class ExchangeConnector implements SourceConnector {
   async verifyCredentials(request: ConnectorRequest): Promise<void> {
     const { exchange, ccxtId } = await this.exchangeFor(request);
     try {
-      await this.call(exchange, request.signal, () => exchange.fetchBalance());
+      await this.balance(exchange, request.signal);
     } catch (error) {
       throw await sourceError(error, ccxtId);
     }
@@ -277,14 +340,12 @@ export class ExchangeConnector implements SourceConnector {
     signal: AbortSignal,
   ): Promise<History> {
     await this.call(exchange, signal, () => exchange.loadMarkets());
-    const balance = await this.call(exchange, signal, () => exchange.fetchBalance());
+    const balance = await this.balance(exchange, signal);
     const tickerOf = this.tickers(exchange);
     // One asset may sit in several wallets, each a currency of its own (Kraken's XETH and ETH2.S,
     // USDC and USDC.F): the ledger holds the asset, so its wallets are summed.
     const totals = new Map<string, Decimal>();
-    for (const [currency, total] of Object.entries(
-      (balance.total ?? {}) as unknown as Record<string, unknown>,
-    )) {
+    for (const [currency, total] of Object.entries(balance.total)) {
       const ticker = tickerOf(currency);
       if (FIAT_CURRENCIES.has(ticker) || total === undefined || total === null) continue;
       totals.set(ticker, (totals.get(ticker) ?? new ExactDecimal(0)).plus(String(total)));
@@ -300,10 +361,7 @@ export class ExchangeConnector implements SourceConnector {
     }));
     // Where trades are asked per market (trades()): every currency the balance lists (zero
     // and fiat ones too) or the ledger moved, by ccxt's codes (the markets' own).
-    const held = new Set([
-      ...Object.keys((balance.total ?? {}) as object),
-      ...rawLedger.map((entry) => entry.currency),
-    ]);
+    const held = new Set([...Object.keys(balance.total), ...rawLedger.map((entry) => entry.currency)]);
     const trades = (await this.trades(exchange, since, signal, held)).map((trade) => ({
       ...trade,
       symbol: trade.symbol
@@ -313,6 +371,38 @@ export class ExchangeConnector implements SourceConnector {
       ...(trade.fee?.currency ? { fee: { ...trade.fee, currency: tickerOf(trade.fee.currency) } } : {}),
     }));
     return { trades, ledger, balances };
+  }
+
+  /**
+   * The balances (ccxt's fetchBalance); where the exchange pages its accounts (LEDGER_PER_ACCOUNT),
+   * every page of them, the totals of each currency summed.
+   */
+  private async balance(
+    exchange: Exchange,
+    signal: AbortSignal,
+  ): Promise<{ total: Record<string, unknown> }> {
+    const paging = LEDGER_PER_ACCOUNT.has(exchange.id) ? CURSOR_PAGING[exchange.id]?.['accounts'] : undefined;
+    if (!paging) {
+      const balance = await this.call(exchange, signal, () => exchange.fetchBalance());
+      return { total: (balance.total ?? {}) as unknown as Record<string, unknown> };
+    }
+    const total: Record<string, unknown> = {};
+    let cursor: string | undefined;
+    for (let n = 0; n < MAX_PAGES; n++) {
+      const params = { v3: true, ...(cursor ? { [paging.param]: cursor } : {}) };
+      const page = await this.call(exchange, signal, () => exchange.fetchBalance(params));
+      for (const [currency, amount] of Object.entries(
+        (page.total ?? {}) as unknown as Record<string, unknown>,
+      )) {
+        if (amount === undefined || amount === null) continue;
+        total[currency] = canonicalDecimal(
+          new ExactDecimal(String(total[currency] ?? 0)).plus(String(amount)),
+        );
+      }
+      cursor = paging.next(exchange.last_json_response as Record<string, unknown>);
+      if (!cursor) return { total };
+    }
+    throw new SourceUnavailableError(`${exchange.id} sent more than ${MAX_PAGES} pages of accounts.`);
   }
 
   /**
@@ -395,11 +485,30 @@ export class ExchangeConnector implements SourceConnector {
   ): Promise<ExchangeLedgerEntry[]> {
     const byId = new Map<string, ExchangeLedgerEntry>();
     if (exchange.has['fetchLedger']) {
-      const entries: LedgerEntry[] = await this.paged(exchange, signal, since, 'ledger', (from, params) =>
-        exchange.fetchLedger(undefined, from, undefined, params),
-      );
+      const entries: LedgerEntry[] = [];
+      if (LEDGER_PER_ACCOUNT.has(exchange.id)) {
+        const accounts = await this.paged(exchange, signal, undefined, 'accounts', (_from, params) =>
+          exchange.fetchAccounts(params),
+        );
+        for (const account of accounts) {
+          if (!account.id || !account.code) continue;
+          entries.push(
+            ...(await this.paged(exchange, signal, since, 'ledger', (from, params) =>
+              exchange.fetchLedger(account.code, from, undefined, { ...params, account_id: account.id }),
+            )),
+          );
+        }
+      } else {
+        entries.push(
+          ...(await this.paged(exchange, signal, since, 'ledger', (from, params) =>
+            exchange.fetchLedger(undefined, from, undefined, params),
+          )),
+        );
+      }
+      const movement = LEDGER_MOVEMENT[exchange.id];
       for (const entry of entries) {
         if (entry.id === undefined || entry.timestamp === undefined || !entry.currency) continue;
+        const more = movement?.((entry.info ?? {}) as Record<string, unknown>) ?? {};
         byId.set(entry.id, {
           id: entry.id,
           timestamp: entry.timestamp,
@@ -409,6 +518,8 @@ export class ExchangeConnector implements SourceConnector {
           direction: entry.direction as 'in' | 'out' | undefined,
           fee: entry.fee ? { cost: String(entry.fee.cost ?? 0), currency: entry.fee.currency } : null,
           info: entry.info as Record<string, unknown>,
+          ...(more.amount !== undefined ? { amount: more.amount } : {}),
+          ...(more.txid !== undefined ? { txid: more.txid } : {}),
         });
       }
       if (TXID_BY_REFERENCE.has(exchange.id)) {
@@ -497,7 +608,7 @@ export class ExchangeConnector implements SourceConnector {
    * answer until its `count`. Other exchanges page by time: `since` moves just past the newest
    * item of the page until a page brings nothing newer.
    */
-  private async paged<T extends { timestamp?: number | undefined }>(
+  private async paged<T extends object>(
     exchange: Exchange,
     signal: AbortSignal,
     since: number | undefined,
@@ -505,6 +616,23 @@ export class ExchangeConnector implements SourceConnector {
     page: (since: number | undefined, params: Record<string, unknown>) => Promise<T[]>,
   ): Promise<T[]> {
     const all: T[] = [];
+    const cursorPaging = CURSOR_PAGING[exchange.id]?.[kind];
+    if (cursorPaging) {
+      let cursor: string | undefined;
+      for (let n = 0; n < MAX_PAGES; n++) {
+        const params = cursor ? { [cursorPaging.param]: cursor } : {};
+        const items = await this.call(exchange, signal, () => page(since, params));
+        const json = exchange.last_json_response as Record<string, unknown>;
+        if (typeof json !== 'object' || Array.isArray(json))
+          throw new SourceUnavailableError(`${exchange.id} sent ${kind} in an answer that is not an object.`);
+        all.push(...items);
+        const rows = cursorPaging.rows(json);
+        cursor = cursorPaging.next(json);
+        // Newest first without a server-side time filter: a page ccxt shortened reached `since`.
+        if (!cursor || rows === 0 || items.length < rows) return all;
+      }
+      throw new SourceUnavailableError(`${exchange.id} sent more than ${MAX_PAGES} pages of ${kind}.`);
+    }
     const offsetPaging = OFFSET_PAGING[exchange.id];
     if (offsetPaging) {
       let offset = 0;
@@ -532,7 +660,9 @@ export class ExchangeConnector implements SourceConnector {
       const items = await this.call(exchange, signal, () => page(from, params));
       if (LIST_ANSWERS.has(exchange.id) && !Array.isArray(exchange.last_json_response))
         throw new SourceUnavailableError(`${exchange.id} sent ${kind} that are not a list.`);
-      const newest = Math.max(...items.map((item) => item.timestamp ?? Number.NEGATIVE_INFINITY));
+      const newest = Math.max(
+        ...items.map((item) => (item as { timestamp?: number }).timestamp ?? Number.NEGATIVE_INFINITY),
+      );
       all.push(...items);
       if (items.length === 0 || !Number.isFinite(newest) || (from !== undefined && newest + 1 <= from))
         return all;

@@ -85,8 +85,9 @@ describe('ExchangeConnector (ccxt) against a fake Gemini', () => {
     await new Promise((resolve) => setTimeout(resolve, 3));
   });
 
+  // ccxt's Gemini nonce is the clock's millisecond: 5 ms between requests keeps each one new.
   const connector = (requestTimeoutMs = 5_000) =>
-    new ExchangeConnector(prices, { requestTimeoutMs, apiUrls: { gemini: baseUrl }, rateLimitMs: 2 });
+    new ExchangeConnector(prices, { requestTimeoutMs, apiUrls: { gemini: baseUrl }, rateLimitMs: 5 });
   const request = (
     options: { lastSyncedAt?: Date | null; credentials?: Record<string, string> } = {},
   ): ConnectorRequest => ({
