@@ -36,6 +36,7 @@ import {
   type ExchangeTrade,
   type LedgerEntryRule,
 } from '../../../domain/exchanges/exchange-history.js';
+import { bitstampLedgerKind, bitstampMovement } from '../../../domain/exchanges/bitstamp.js';
 import { krakenAsset, krakenLedgerKind } from '../../../domain/exchanges/kraken.js';
 import { ExactDecimal } from '../../../domain/money/exact-decimal.js';
 import { canonicalDecimal } from '../../../domain/money/format.js';
@@ -164,9 +165,14 @@ const LEDGER_PER_ACCOUNT: ReadonlySet<string> = new Set(['coinbase']);
  * the network fee (`network.transaction_fee`, ccxt's fee) included, and `network.transaction_amount`
  * what reached the chain: that is the transfer, the fee its own leg.
  */
-const LEDGER_MOVEMENT: Readonly<
-  Record<string, (info: Record<string, unknown>) => { txid?: string; amount?: string }>
-> = {
+interface LedgerMovement {
+  txid?: string;
+  /** The amount moved, unsigned. */
+  amount?: string;
+  currency?: string;
+  direction?: 'in' | 'out';
+}
+const LEDGER_MOVEMENT: Readonly<Record<string, (info: Record<string, unknown>) => LedgerMovement>> = {
   coinbase: (info) => {
     const network = (info['network'] ?? {}) as Record<string, unknown>;
     const sent = (network['transaction_amount'] ?? {}) as Record<string, unknown>;
@@ -175,7 +181,31 @@ const LEDGER_MOVEMENT: Readonly<
       ...(text(sent['amount']) ? { amount: text(sent['amount'])! } : {}),
     };
   },
+  // Bitstamp user_transactions: a movement's currency and amount from its one non-zero currency
+  // key (ccxt finds none below one unit: src/domain/exchanges/bitstamp.ts).
+  bitstamp: (info) => {
+    const found = bitstampMovement(info);
+    if (!found) return {};
+    const negative = found.amount.startsWith('-');
+    return {
+      currency: found.currency,
+      amount: negative ? found.amount.slice(1) : found.amount,
+      direction: negative ? 'out' : 'in',
+    };
+  },
 };
+
+/**
+ * Exchanges whose ledger rows carry no chain txid and no reference to the withdrawal list that
+ * has it: a crypto withdrawal row takes the txid of the one withdrawal request of the same
+ * currency and amount nearest in time (within TXID_MATCH_WINDOW_MS), each request used once.
+ * Bitstamp: user_transactions (type 1) and withdrawal-requests (`transaction_id`), asked with
+ * `timedelta` in seconds (ccxt sends milliseconds, which Bitstamp refuses beyond 50,000,000: the
+ * connector sends seconds, capped there, so withdrawals older than ~578 days keep no txid).
+ */
+const TXID_BY_MATCH: ReadonlySet<string> = new Set(['bitstamp']);
+const TXID_MATCH_WINDOW_MS = 3 * 24 * 3_600_000;
+const BITSTAMP_MAX_TIMEDELTA_S = 50_000_000;
 
 /**
  * Exchanges whose lists come as a bare JSON array: an answer of another shape (an object, an error
@@ -196,7 +226,7 @@ const TXID_BY_REFERENCE: ReadonlySet<string> = new Set(['kraken']);
 /**
  * Exchanges whose own vocabulary ccxt's unified one does not cover, and the table that reads it
  * (the one their export files are read with too):
- * - `asset`: the exchange's own asset code (ccxt's currency `id`) as a ledger ticker. Kraken's
+ * - `asset` (where needed): the exchange's own asset code (ccxt's currency `id`) as a ledger ticker. Kraken's
  *   ccxt codes keep the wallet suffix (`ETH2.S`, `DOT.S`, `BTC.M`): one asset, several wallets;
  * - `ledger`: what a ledger entry means. Kraken's ccxt type is its own `type` only: Earn
  *   allocations (type `earn`) would read as rewards; its subtype says they are moves between
@@ -204,9 +234,11 @@ const TXID_BY_REFERENCE: ReadonlySet<string> = new Set(['kraken']);
  * Every other exchange: ccxt's unified codes and types.
  */
 const EXCHANGE_VOCABULARY: Readonly<
-  Record<string, { asset: (exchangeCode: string) => string; ledger: LedgerEntryRule }>
+  Record<string, { asset?: (exchangeCode: string) => string; ledger: LedgerEntryRule }>
 > = {
   kraken: { asset: krakenAsset, ledger: krakenLedgerKind },
+  // Bitstamp's staking (25, 26) and reward (27, 32) types, which ccxt leaves as numbers.
+  bitstamp: { ledger: bitstampLedgerKind },
 };
 
 export interface ExchangeConnectorOptions extends ExchangeClientOptions {
@@ -411,9 +443,9 @@ export class ExchangeConnector implements SourceConnector {
    * (ccxt's `currencies[code].id`, e.g. Kraken's `XXBT`, `ETH2.S`; the code where ccxt lists none).
    */
   private tickers(exchange: Exchange): (code: string) => string {
-    const vocabulary = EXCHANGE_VOCABULARY[exchange.id];
-    if (!vocabulary) return (code) => code;
-    return (code) => vocabulary.asset(exchange.currencies?.[code]?.id ?? code);
+    const asset = EXCHANGE_VOCABULARY[exchange.id]?.asset;
+    if (!asset) return (code) => code;
+    return (code) => asset(exchange.currencies?.[code]?.id ?? code);
   }
 
   private async trades(
@@ -507,15 +539,16 @@ export class ExchangeConnector implements SourceConnector {
       }
       const movement = LEDGER_MOVEMENT[exchange.id];
       for (const entry of entries) {
-        if (entry.id === undefined || entry.timestamp === undefined || !entry.currency) continue;
         const more = movement?.((entry.info ?? {}) as Record<string, unknown>) ?? {};
+        const currency = more.currency ?? entry.currency;
+        if (entry.id === undefined || entry.timestamp === undefined || !currency) continue;
         byId.set(entry.id, {
           id: entry.id,
           timestamp: entry.timestamp,
           type: entry.type ?? '',
-          currency: entry.currency,
+          currency,
           amount: String(entry.amount ?? 0),
-          direction: entry.direction as 'in' | 'out' | undefined,
+          direction: (more.direction ?? entry.direction) as 'in' | 'out' | undefined,
           fee: entry.fee ? { cost: String(entry.fee.cost ?? 0), currency: entry.fee.currency } : null,
           info: entry.info as Record<string, unknown>,
           ...(more.amount !== undefined ? { amount: more.amount } : {}),
@@ -530,6 +563,7 @@ export class ExchangeConnector implements SourceConnector {
           if (txid && kept && !kept.txid) byId.set(kept.id, { ...kept, txid });
         }
       }
+      if (TXID_BY_MATCH.has(exchange.id)) await this.txidsByMatch(exchange, byId, since, signal);
       return [...byId.values()];
     }
     const movements: Transaction[] = [];
@@ -570,6 +604,56 @@ export class ExchangeConnector implements SourceConnector {
       });
     }
     return [...byId.values()];
+  }
+
+  /**
+   * Gives the exchange's crypto withdrawal rows (TXID_BY_MATCH) the txid of the withdrawal request
+   * of the same currency and amount nearest in time, within TXID_MATCH_WINDOW_MS, each request once.
+   */
+  private async txidsByMatch(
+    exchange: Exchange,
+    byId: Map<string, ExchangeLedgerEntry>,
+    since: number | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const ccxt = await loadCcxt();
+    const timedelta =
+      since === undefined
+        ? BITSTAMP_MAX_TIMEDELTA_S
+        : Math.min(BITSTAMP_MAX_TIMEDELTA_S, Math.ceil((Date.now() - since) / 1000));
+    let requests: Transaction[];
+    try {
+      requests = await this.call(exchange, signal, () =>
+        exchange.fetchWithdrawals(undefined, undefined, undefined, { timedelta }),
+      );
+    } catch (error) {
+      if (error instanceof ccxt.PermissionDenied) return;
+      throw error;
+    }
+    const open = requests.filter(
+      (r) =>
+        r.txid &&
+        r.currency &&
+        r.amount !== undefined &&
+        r.timestamp !== undefined &&
+        r.status !== 'failed' &&
+        r.status !== 'canceled',
+    );
+    const withdrawals = [...byId.values()]
+      .filter((e) => e.direction === 'out' && !e.txid && unifiedLedgerKind(e) === 'withdrawal')
+      .sort((a, b) => a.timestamp - b.timestamp);
+    for (const row of withdrawals) {
+      let best: { index: number; distance: number } | undefined;
+      open.forEach((r, index) => {
+        if (r.currency !== row.currency || !new ExactDecimal(String(r.amount)).eq(row.amount)) return;
+        const distance = Math.abs(r.timestamp! - row.timestamp);
+        if (distance <= TXID_MATCH_WINDOW_MS && (!best || distance < best.distance))
+          best = { index, distance };
+      });
+      if (!best) continue;
+      const [request] = open.splice(best.index, 1);
+      byId.set(row.id, { ...row, txid: request!.txid! });
+    }
   }
 
   /**
