@@ -128,13 +128,29 @@ const count = (value: unknown) => (Array.isArray(value) ? value.length : 0);
  * Exchanges that page some lists by cursor, by kind of list (ccxt returns one page; its own
  * `paginate` stops silently after `paginationCalls` pages, so the connector pages itself, at most
  * MAX_PAGES, and fails beyond):
+ * - OKX (above): fills, deposits and withdrawals, newest first, by `after`.
  * - Coinbase: Advanced Trade fills (`cursor`, until an empty cursor or page; `start_sequence_timestamp`
  *   is ccxt's `since`), v3 accounts (`cursor` while `has_next`: balances and the account ids the
  *   ledger is read by), v2 transactions of one account (`starting_after` =
  *   `pagination.next_starting_after`, newest first; no time filter on the server: the paging stops
  *   at the first page holding an item older than `since`, which ccxt drops).
  */
+/** OKX lists newest first, 100 a page; `after` asks what is older than a row (its billId, or its ts). */
+const okxAfter = (key: string): CursorPaging => ({
+  param: 'after',
+  next: (json) => {
+    const data = json['data'];
+    const last = Array.isArray(data)
+      ? (data[data.length - 1] as Record<string, unknown> | undefined)
+      : undefined;
+    return last ? text(last[key]) : undefined;
+  },
+  rows: (json) => count(json['data']),
+});
 const CURSOR_PAGING: Readonly<Record<string, Readonly<Record<string, CursorPaging>>>> = {
+  // OKX: fills-history by `billId`, deposit and withdrawal history by `ts`, newest first, `begin`
+  // / `before` (ccxt's since) on the server; until a page brings nothing.
+  okx: { trades: okxAfter('billId'), deposits: okxAfter('ts'), withdrawals: okxAfter('ts') },
   coinbase: {
     trades: { param: 'cursor', next: (json) => text(json['cursor']), rows: (json) => count(json['fills']) },
     accounts: {
@@ -158,6 +174,24 @@ const CURSOR_PAGING: Readonly<Record<string, Readonly<Record<string, CursorPagin
  * and its balances from the v3 accounts too (`fetchBalance` with `v3`), every page of them.
  */
 const LEDGER_PER_ACCOUNT: ReadonlySet<string> = new Set(['coinbase']);
+
+/**
+ * Exchanges whose ccxt ledger is not where their deposits and withdrawals are: read from the
+ * deposit and withdrawal lists instead (with their chain txids). OKX: ccxt's fetchLedger reads the
+ * trading account's bills (trades and transfers between the client's own funding and trading
+ * accounts), while deposits and withdrawals are the funding account's
+ * (`/asset/deposit-history`, `/asset/withdrawal-history`).
+ */
+const LEDGER_FROM_MOVEMENTS: ReadonlySet<string> = new Set(['okx']);
+
+/**
+ * Exchanges whose balances are split over accounts ccxt's fetchBalance reads one at a time: each
+ * `params` asked, the totals summed. OKX: the trading account (`/account/balance`) and the funding
+ * account (`/asset/balances`), where deposits arrive and withdrawals leave.
+ */
+const BALANCE_ACCOUNTS: Readonly<Record<string, readonly Record<string, unknown>[]>> = {
+  okx: [{}, { type: 'funding' }],
+};
 
 /**
  * What an exchange's ledger row says about its chain movement beyond ccxt's unified fields.
@@ -413,6 +447,22 @@ export class ExchangeConnector implements SourceConnector {
     exchange: Exchange,
     signal: AbortSignal,
   ): Promise<{ total: Record<string, unknown> }> {
+    const accounts = BALANCE_ACCOUNTS[exchange.id];
+    if (accounts) {
+      const total: Record<string, unknown> = {};
+      for (const params of accounts) {
+        const page = await this.call(exchange, signal, () => exchange.fetchBalance(params));
+        for (const [currency, amount] of Object.entries(
+          (page.total ?? {}) as unknown as Record<string, unknown>,
+        )) {
+          if (amount === undefined || amount === null) continue;
+          total[currency] = canonicalDecimal(
+            new ExactDecimal(String(total[currency] ?? 0)).plus(String(amount)),
+          );
+        }
+      }
+      return { total };
+    }
     const paging = LEDGER_PER_ACCOUNT.has(exchange.id) ? CURSOR_PAGING[exchange.id]?.['accounts'] : undefined;
     if (!paging) {
       const balance = await this.call(exchange, signal, () => exchange.fetchBalance());
@@ -516,7 +566,7 @@ export class ExchangeConnector implements SourceConnector {
     signal: AbortSignal,
   ): Promise<ExchangeLedgerEntry[]> {
     const byId = new Map<string, ExchangeLedgerEntry>();
-    if (exchange.has['fetchLedger']) {
+    if (exchange.has['fetchLedger'] && !LEDGER_FROM_MOVEMENTS.has(exchange.id)) {
       const entries: LedgerEntry[] = [];
       if (LEDGER_PER_ACCOUNT.has(exchange.id)) {
         const accounts = await this.paged(exchange, signal, undefined, 'accounts', (_from, params) =>
@@ -569,14 +619,14 @@ export class ExchangeConnector implements SourceConnector {
     const movements: Transaction[] = [];
     if (exchange.has['fetchDeposits'])
       movements.push(
-        ...(await this.paged(exchange, signal, since, 'deposits', (from) =>
-          exchange.fetchDeposits(undefined, from),
+        ...(await this.paged(exchange, signal, since, 'deposits', (from, params) =>
+          exchange.fetchDeposits(undefined, from, undefined, params),
         )),
       );
     if (exchange.has['fetchWithdrawals'])
       movements.push(
-        ...(await this.paged(exchange, signal, since, 'withdrawals', (from) =>
-          exchange.fetchWithdrawals(undefined, from),
+        ...(await this.paged(exchange, signal, since, 'withdrawals', (from, params) =>
+          exchange.fetchWithdrawals(undefined, from, undefined, params),
         )),
       );
     if (
