@@ -8,7 +8,9 @@
  * - `GET /` of the web exchange, the page ccxt's fetchCurrencies reads (a `currencyData` JSON
  *   script: `tradingPairs` and `currencies` rows in the order ccxt's parser documents); ccxt's
  *   loadMarkets reads it, then `/v1/symbols`;
- * - private `POST /v1/balances`, `/v1/mytrades`, `/v1/transfers`, each authenticated as Gemini
+ * - private `POST /v1/balances`, `/v1/mytrades`, `/v1/transfers`, `/v1/balances/staking`,
+ *   `/v1/staking/history` (newest first, `since`/`until` ISO datetimes, `limit` at most 500, the
+ *   events grouped by provider), each authenticated as Gemini
  *   documents "Private API invocation": the JSON payload (`request` = the path, an increasing
  *   `nonce`, the parameters) base64-encoded in `X-GEMINI-PAYLOAD`, `X-GEMINI-SIGNATURE` = hex
  *   HMAC-SHA384(payload, secret), the key in `X-GEMINI-APIKEY`. Errors are Gemini's error body
@@ -66,6 +68,18 @@ export interface GeminiTransfer {
   destination?: string;
   withdrawalId?: string;
   feeAmount?: string;
+}
+
+/** A Gemini Staking event as POST /v1/staking/history lists it (amounts are JSON numbers there). */
+export interface GeminiStakingEvent {
+  providerId: string;
+  transactionId: string;
+  transactionType: 'Deposit' | 'Redeem' | 'Interest';
+  amountCurrency: string;
+  amount: number;
+  priceCurrency?: string;
+  priceAmount?: number;
+  dateTime: number;
 }
 
 export interface GeminiFault {
@@ -161,6 +175,10 @@ export class FakeGemini {
   /** The most rows a page holds (Gemini: 500 trades, 50 transfers); tests shrink them. */
   tradePageSize = 500;
   transferPageSize = 50;
+  stakingPageSize = 500;
+  staking: GeminiStakingEvent[] = [];
+  /** Currency → staked balance (POST /v1/balances/staking). */
+  stakingBalances = new Map<string, string>();
   private readonly nonces = new Map<string, bigint>();
   private server?: Server;
 
@@ -179,6 +197,9 @@ export class FakeGemini {
     this.balances = new Map();
     this.tradePageSize = 500;
     this.transferPageSize = 50;
+    this.stakingPageSize = 500;
+    this.staking = [];
+    this.stakingBalances = new Map();
   }
 
   async start(): Promise<string> {
@@ -325,6 +346,38 @@ export class FakeGemini {
       case '/v1/transfers': {
         const limit = Math.min(Number(params['limit_transfers'] ?? 10), 50, this.transferPageSize);
         return json(this.page(this.transfers, (t) => t.timestampms, params['timestamp'], limit));
+      }
+      case '/v1/balances/staking':
+        return json(
+          [...this.stakingBalances].map(([currency, balance]) => ({
+            type: 'Staking',
+            currency,
+            balance: Number(balance),
+            available: 0,
+            availableForWithdrawal: Number(balance),
+            balanceByProvider: {},
+          })),
+        );
+      case '/v1/staking/history': {
+        // Newest first unless sortAsc; `since` / `until` ISO datetimes (or timestamps), inclusive.
+        const bound = (value: unknown, fallback: number) =>
+          value === undefined ? fallback : typeof value === 'number' ? value : Date.parse(String(value));
+        const since = bound(params['since'], Number.NEGATIVE_INFINITY);
+        const until = bound(params['until'], Number.POSITIVE_INFINITY);
+        const limit = Math.min(Number(params['limit'] ?? 50), 500, this.stakingPageSize);
+        const rows = this.staking
+          .filter((e) => e.dateTime >= since && e.dateTime <= until)
+          .sort((a, b) => (params['sortAsc'] === true ? a.dateTime - b.dateTime : b.dateTime - a.dateTime))
+          .slice(0, limit);
+        const providers = [...new Set(rows.map((r) => r.providerId))];
+        return json(
+          providers.map((providerId) => ({
+            providerId,
+            transactions: rows
+              .filter((r) => r.providerId === providerId)
+              .map(({ providerId: _provider, ...rest }) => rest),
+          })),
+        );
       }
       default:
         return error(404, 'EndpointNotFound', `API entry point ${path} not found`);

@@ -242,6 +242,17 @@ const TXID_MATCH_WINDOW_MS = 3 * 24 * 3_600_000;
 const BITSTAMP_MAX_TIMEDELTA_S = 50_000_000;
 
 /**
+ * Gemini Staking, which ccxt does not read (its implicit API signs the calls as any other):
+ * `POST /v1/staking/history` lists stakes (`Deposit`), redemptions (`Redeem`) and rewards
+ * (`Interest`) newest first, 500 a page, walked backwards with `until` = the oldest item's
+ * `dateTime` − 1 (Gemini's "How to iterate through all transactions"), from `since`; `Interest` is
+ * income, stakes and redemptions move coins between the client's own exchange and staking
+ * balances (nothing). `POST /v1/balances/staking` gives the staked balances, which
+ * `/v1/balances` leaves out: both are summed.
+ */
+const GEMINI_STAKING_PAGE = 500;
+
+/**
  * Exchanges whose lists come as a bare JSON array: an answer of another shape (an object, an error
  * page that parsed) is refused rather than read as "nothing" (ccxt would parse it as no items).
  */
@@ -447,6 +458,23 @@ export class ExchangeConnector implements SourceConnector {
     exchange: Exchange,
     signal: AbortSignal,
   ): Promise<{ total: Record<string, unknown> }> {
+    if (exchange.id === 'gemini') {
+      const balance = await this.call(exchange, signal, () => exchange.fetchBalance());
+      const total: Record<string, unknown> = { ...(balance.total ?? {}) };
+      const staked = await this.call(exchange, signal, () =>
+        implicit(exchange, 'privatePostV1BalancesStaking')({}),
+      );
+      if (!Array.isArray(staked))
+        throw new SourceUnavailableError(`${exchange.id} sent staking balances that are not a list.`);
+      for (const row of staked as Record<string, unknown>[]) {
+        const currency = text(row['currency']);
+        if (!currency || row['balance'] === undefined || row['balance'] === null) continue;
+        total[currency] = canonicalDecimal(
+          new ExactDecimal(String(total[currency] ?? 0)).plus(String(row['balance'] as string | number)),
+        );
+      }
+      return { total };
+    }
     const accounts = BALANCE_ACCOUNTS[exchange.id];
     if (accounts) {
       const total: Record<string, unknown> = {};
@@ -639,6 +667,9 @@ export class ExchangeConnector implements SourceConnector {
           exchange.fetchDepositsWithdrawals(undefined, from, undefined, params),
         )),
       );
+    if (exchange.id === 'gemini')
+      for (const reward of await this.geminiStakingRewards(exchange, since, signal))
+        byId.set(reward.id, reward);
     for (const movement of movements) {
       if (movement.status !== 'ok' || movement.id === undefined || movement.timestamp === undefined) continue;
       if (movement.type !== 'deposit' && movement.type !== 'withdrawal') continue;
@@ -654,6 +685,52 @@ export class ExchangeConnector implements SourceConnector {
       });
     }
     return [...byId.values()];
+  }
+
+  /** Gemini Staking's rewards (`Interest`) from `since`, every page (GEMINI_STAKING_PAGE). */
+  private async geminiStakingRewards(
+    exchange: Exchange,
+    since: number | undefined,
+    signal: AbortSignal,
+  ): Promise<ExchangeLedgerEntry[]> {
+    const rewards: ExchangeLedgerEntry[] = [];
+    let until: number | undefined;
+    for (let n = 0; n < MAX_PAGES; n++) {
+      const params = {
+        limit: GEMINI_STAKING_PAGE,
+        sortAsc: false,
+        ...(since !== undefined ? { since: new Date(since).toISOString() } : {}),
+        ...(until !== undefined ? { until: new Date(until).toISOString() } : {}),
+      };
+      const page = await this.call(exchange, signal, () =>
+        implicit(exchange, 'privatePostV1StakingHistory')(params),
+      );
+      if (!Array.isArray(page))
+        throw new SourceUnavailableError(`${exchange.id} sent a staking history that is not a list.`);
+      const items = (page as { transactions?: unknown }[]).flatMap((provider) =>
+        Array.isArray(provider.transactions) ? (provider.transactions as Record<string, unknown>[]) : [],
+      );
+      if (items.length === 0) return rewards;
+      for (const item of items) {
+        const id = text(item['transactionId']);
+        const currency = text(item['amountCurrency']);
+        const at = Number(item['dateTime']);
+        if (item['transactionType'] !== 'Interest' || !id || !currency || !Number.isFinite(at)) continue;
+        rewards.push({
+          id: `staking:${id}`,
+          timestamp: at,
+          type: 'reward',
+          currency,
+          amount: String(item['amount'] as string | number),
+          direction: 'in',
+          fee: null,
+        });
+      }
+      const oldest = Math.min(...items.map((item) => Number(item['dateTime'])));
+      if (!Number.isFinite(oldest)) return rewards;
+      until = oldest - 1;
+    }
+    throw new SourceUnavailableError(`${exchange.id} sent more than ${MAX_PAGES} pages of staking history.`);
   }
 
   /**
@@ -845,6 +922,13 @@ export class ExchangeConnector implements SourceConnector {
       throw error;
     }
   }
+}
+
+/** One of ccxt's implicit API methods (one per endpoint, e.g. Gemini's privatePostV1StakingHistory). */
+function implicit(exchange: Exchange, method: string): (params: object) => Promise<unknown> {
+  const call = (exchange as unknown as Record<string, unknown>)[method];
+  if (typeof call !== 'function') throw new SourceUnavailableError(`ccxt's ${exchange.id} has no ${method}.`);
+  return (params) => (call as (params: object) => Promise<unknown>).call(exchange, params);
 }
 
 /** Credentials under ccxt's names (apiSecret → secret, passphrase → password). */

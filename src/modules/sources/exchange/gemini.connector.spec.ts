@@ -169,9 +169,11 @@ describe('ExchangeConnector (ccxt) against a fake Gemini', () => {
       ),
     ).toEqual([
       '/v1/balances  undefined',
+      '/v1/balances/staking  undefined',
       `/v1/transfers  ${start}`,
       `/v1/transfers  ${t('2025-02-10T12:00:00Z')}`,
       `/v1/transfers  ${t('2025-02-12T09:00:00Z')}`,
+      '/v1/staking/history  undefined',
       `/v1/mytrades btcusd ${start}`,
       `/v1/mytrades btcusd ${t('2025-01-05T10:00:00Z')}`,
       `/v1/mytrades btcusd ${t('2025-02-01T10:00:00Z')}`,
@@ -277,6 +279,48 @@ describe('ExchangeConnector (ccxt) against a fake Gemini', () => {
     ]);
   });
 
+  it('Gemini Staking: rewards (Interest) are income over `until` pages, stakes and redemptions nothing; the staked balance is summed with the exchange balance', async () => {
+    PRICES['ETH 2025-02-25'] = '2500';
+    PRICES['ETH 2025-03-01'] = '2400';
+    const provider = '62b21e17-2534-4b9f-afcf-b7edb609dd8d';
+    const event = (id: string, type: 'Deposit' | 'Redeem' | 'Interest', time: string, amount: number) => ({
+      providerId: provider,
+      transactionId: id,
+      transactionType: type,
+      amountCurrency: 'ETH',
+      amount,
+      ...(type === 'Interest' ? { priceCurrency: 'USD', priceAmount: 2500 } : {}),
+      dateTime: Date.parse(time),
+    });
+    gemini.staking = [
+      event('STK1', 'Deposit', '2025-02-21T00:00:00Z', 1),
+      event('INT1', 'Interest', '2025-02-25T20:00:00Z', 0.004),
+      event('INT2', 'Interest', '2025-03-01T20:00:00Z', 0.001),
+      event('RED1', 'Redeem', '2025-03-02T00:00:00Z', 0.5),
+    ];
+    gemini.stakingPageSize = 2;
+    // 1 ETH staked, 0.5 redeemed: 1.5 − 1 + 0.5 = 1 on the exchange, 0.5 + 0.005 staked.
+    gemini.balances.set('ETH', '1');
+    gemini.stakingBalances = new Map([['ETH', '0.505']]);
+    try {
+      const result = await connector().fetch(request());
+      const legs = await legsOf(result);
+      expect(rows(legs.filter((t) => t.transactionId.startsWith('ledger:staking:')))).toEqual([
+        ['ledger:staking:INT1', 'income', 'ETH', '0.004', '2500', null],
+        ['ledger:staking:INT2', 'income', 'ETH', '0.001', '2400', null],
+      ]);
+      // 1.5 ETH held by the history + 0.005 of rewards = 1 + 0.505, what Gemini reports.
+      expect(result.status === 'ready' && result.reportedBalances?.get('ETH')).toBe('1.505');
+      // Newest first, two a page, each next page until the oldest of the last − 1 ms.
+      expect(
+        gemini.requests.filter((r) => r.path === '/v1/staking/history').map((r) => r.params['until'] ?? '-'),
+      ).toEqual(['-', '2025-03-01T19:59:59.999Z', '2025-02-20T23:59:59.999Z']);
+    } finally {
+      delete PRICES['ETH 2025-02-25'];
+      delete PRICES['ETH 2025-03-01'];
+    }
+  });
+
   it('an incremental sync asks from the last sync less a day, and says it is incremental', async () => {
     const lastSyncedAt = new Date('2025-02-15T00:00:00Z');
     const since = lastSyncedAt.getTime() - INCREMENTAL_OVERLAP_MS;
@@ -325,7 +369,7 @@ describe('ExchangeConnector (ccxt) against a fake Gemini', () => {
 
   it('verifies credentials with a signed balance call; a revoked key (InvalidApiKey) is refused: reconnect', async () => {
     await expect(connector().verifyCredentials(request())).resolves.toBeUndefined();
-    expect(gemini.requests.map((r) => r.path)).toEqual(['/v1/balances']);
+    expect(gemini.requests.map((r) => r.path)).toEqual(['/v1/balances', '/v1/balances/staking']);
     gemini.keys.delete(FAKE_GEMINI_KEY);
     await expect(connector().verifyCredentials(request())).rejects.toBeInstanceOf(SourceAuthorizationError);
     await expect(connector().fetch(request())).rejects.toThrow(
