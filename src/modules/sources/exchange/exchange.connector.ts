@@ -13,6 +13,15 @@
  *   rows by reference (TXID_BY_REFERENCE) to give those rows their txid (a transfer id);
  * - balances (fetchBalance), reported to reconciliation.
  *
+ * Where an exchange's API or ccxt's reading of it differs, a table below says how, each proven
+ * against a fake of that exchange (test/fakes/, one connector spec each): per-market trades
+ * followed over the currencies found (Gemini, Binance.US), cursor pages (CURSOR_PAGING: Coinbase,
+ * OKX), a ledger per wallet (LEDGER_PER_ACCOUNT: Coinbase), deposits and withdrawals instead of
+ * ccxt's ledger (LEDGER_FROM_MOVEMENTS: OKX), balances over several accounts (BALANCE_ACCOUNTS:
+ * OKX; Gemini's staking balances), a movement's amount, currency or txid from the exchange's own
+ * row (LEDGER_MOVEMENT: Coinbase, Bitstamp), txids matched from a withdrawal list (TXID_BY_MATCH:
+ * Bitstamp), Gemini Staking rewards.
+ *
  * Pages: Kraken and Bitstamp by offset (OFFSET_PAGING), every other exchange by time (`since`
  * moved past the last item). The first sync is `full`; later ones are `incremental` from the account's
  * last successful sync less a day of overlap (items are upserted by id, so the overlap is free).
