@@ -191,7 +191,29 @@ const LEDGER_PER_ACCOUNT: ReadonlySet<string> = new Set(['coinbase']);
  * accounts), while deposits and withdrawals are the funding account's
  * (`/asset/deposit-history`, `/asset/withdrawal-history`).
  */
-const LEDGER_FROM_MOVEMENTS: ReadonlySet<string> = new Set(['okx']);
+const LEDGER_FROM_MOVEMENTS: ReadonlySet<string> = new Set(['okx', 'binanceus']);
+
+/**
+ * Exchanges whose trades are paged by trade id, per market, from the first (`fromId` 0, ascending,
+ * `limit` rows a page, until a short page): every sync reads each market's whole history.
+ * Binance.US: `myTrades` with only a `startTime` answers that time's next 24 hours, so paging by
+ * time from 2009 found nothing and stopped; trade ids are per market, so a trade's id is
+ * `<market id>:<id>` here (two markets' trade 5 are two trades).
+ */
+const ID_PAGING: Readonly<Record<string, { param: string; limit: number }>> = {
+  binanceus: { param: 'fromId', limit: 1000 },
+};
+
+/**
+ * Exchanges whose deposit and withdrawal lists take a bounded time window, walked from `since`
+ * (or the exchange's opening) to now, one window a request; a window as full as `limit` fails the
+ * sync (what it left out cannot be asked). Binance.US: ccxt asks `startTime` and `endTime` =
+ * `startTime` + 90 days (the most Binance answers, 1,000 rows); paging by time stopped at the
+ * first empty window. Binance.US opened in September 2019.
+ */
+const WINDOW_PAGING: Readonly<Record<string, { windowMs: number; opened: number; limit: number }>> = {
+  binanceus: { windowMs: 90 * 86_400_000, opened: Date.parse('2019-09-01T00:00:00Z'), limit: 1000 },
+};
 
 /**
  * Exchanges whose balances are split over accounts ccxt's fetchBalance reads one at a time: each
@@ -543,11 +565,15 @@ export class ExchangeConnector implements SourceConnector {
   ): Promise<ExchangeTrade[]> {
     if (!exchange.has['fetchMyTrades']) return [];
     const byId = new Map<string, ExchangeTrade>();
+    const perMarketIds = exchange.id in ID_PAGING;
     const add = (trades: Trade[]) => {
       for (const trade of trades) {
         if (trade.id === undefined || trade.timestamp === undefined || !trade.symbol) continue;
-        byId.set(trade.id, {
-          id: trade.id,
+        const id = perMarketIds
+          ? `${exchange.markets?.[trade.symbol]?.id ?? trade.symbol}:${trade.id}`
+          : trade.id;
+        byId.set(id, {
+          id,
           timestamp: trade.timestamp,
           symbol: trade.symbol.split(':')[0]!,
           side: trade.side as 'buy' | 'sell',
@@ -836,6 +862,36 @@ export class ExchangeConnector implements SourceConnector {
     page: (since: number | undefined, params: Record<string, unknown>) => Promise<T[]>,
   ): Promise<T[]> {
     const all: T[] = [];
+    const idPaging = kind === 'trades' ? ID_PAGING[exchange.id] : undefined;
+    if (idPaging) {
+      let fromId = 0;
+      for (let n = 0; n < MAX_PAGES; n++) {
+        const items = await this.call(exchange, signal, () =>
+          page(undefined, { [idPaging.param]: fromId, limit: idPaging.limit }),
+        );
+        all.push(...items);
+        if (items.length < idPaging.limit) return all;
+        fromId = Math.max(...items.map((item) => Number((item as { id?: string }).id))) + 1;
+        if (!Number.isFinite(fromId))
+          throw new SourceUnavailableError(`${exchange.id} sent ${kind} without numeric ids.`);
+      }
+      throw new SourceUnavailableError(`${exchange.id} sent more than ${MAX_PAGES} pages of ${kind}.`);
+    }
+    const window = kind === 'deposits' || kind === 'withdrawals' ? WINDOW_PAGING[exchange.id] : undefined;
+    if (window) {
+      const now = Date.now();
+      for (let from = since ?? window.opened, n = 0; from <= now; from += window.windowMs, n++) {
+        if (n >= MAX_PAGES)
+          throw new SourceUnavailableError(`${exchange.id} sent more than ${MAX_PAGES} pages of ${kind}.`);
+        const items = await this.call(exchange, signal, () => page(from, {}));
+        if (items.length >= window.limit)
+          throw new SourceUnavailableError(
+            `${exchange.id} listed ${window.limit} ${kind} in one window, the most it answers; the rest cannot be asked.`,
+          );
+        all.push(...items);
+      }
+      return all;
+    }
     const cursorPaging = CURSOR_PAGING[exchange.id]?.[kind];
     if (cursorPaging) {
       let cursor: string | undefined;
