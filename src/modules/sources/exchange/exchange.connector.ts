@@ -489,57 +489,48 @@ export class ExchangeConnector implements SourceConnector {
     exchange: Exchange,
     signal: AbortSignal,
   ): Promise<{ total: Record<string, unknown> }> {
+    const total: Record<string, unknown> = {};
+    /** Adds one listing's amounts per currency to `total`, exactly. */
+    const add = (amounts: Record<string, unknown> | undefined) => {
+      for (const [currency, amount] of Object.entries(amounts ?? {})) {
+        if (amount === undefined || amount === null) continue;
+        total[currency] = canonicalDecimal(
+          new ExactDecimal(String(total[currency] ?? 0)).plus(String(amount as string | number)),
+        );
+      }
+    };
+    const fetched = async (params: Record<string, unknown> = {}) =>
+      (await this.call(exchange, signal, () => exchange.fetchBalance(params))).total as unknown as
+        Record<string, unknown> | undefined;
     if (exchange.id === 'gemini') {
-      const balance = await this.call(exchange, signal, () => exchange.fetchBalance());
-      const total: Record<string, unknown> = { ...(balance.total ?? {}) };
+      add(await fetched());
       const staked = await this.call(exchange, signal, () =>
         implicit(exchange, 'privatePostV1BalancesStaking')({}),
       );
       if (!Array.isArray(staked))
         throw new SourceUnavailableError(`${exchange.id} sent staking balances that are not a list.`);
-      for (const row of staked as Record<string, unknown>[]) {
-        const currency = text(row['currency']);
-        if (!currency || row['balance'] === undefined || row['balance'] === null) continue;
-        total[currency] = canonicalDecimal(
-          new ExactDecimal(String(total[currency] ?? 0)).plus(String(row['balance'] as string | number)),
-        );
-      }
+      add(
+        Object.fromEntries(
+          (staked as Record<string, unknown>[]).flatMap((row) =>
+            text(row['currency']) ? [[text(row['currency'])!, row['balance']] as const] : [],
+          ),
+        ),
+      );
       return { total };
     }
     const accounts = BALANCE_ACCOUNTS[exchange.id];
     if (accounts) {
-      const total: Record<string, unknown> = {};
-      for (const params of accounts) {
-        const page = await this.call(exchange, signal, () => exchange.fetchBalance(params));
-        for (const [currency, amount] of Object.entries(
-          (page.total ?? {}) as unknown as Record<string, unknown>,
-        )) {
-          if (amount === undefined || amount === null) continue;
-          total[currency] = canonicalDecimal(
-            new ExactDecimal(String(total[currency] ?? 0)).plus(String(amount)),
-          );
-        }
-      }
+      for (const params of accounts) add(await fetched(params));
       return { total };
     }
     const paging = LEDGER_PER_ACCOUNT.has(exchange.id) ? CURSOR_PAGING[exchange.id]?.['accounts'] : undefined;
     if (!paging) {
-      const balance = await this.call(exchange, signal, () => exchange.fetchBalance());
-      return { total: (balance.total ?? {}) as unknown as Record<string, unknown> };
+      add(await fetched());
+      return { total };
     }
-    const total: Record<string, unknown> = {};
     let cursor: string | undefined;
     for (let n = 0; n < MAX_PAGES; n++) {
-      const params = { v3: true, ...(cursor ? { [paging.param]: cursor } : {}) };
-      const page = await this.call(exchange, signal, () => exchange.fetchBalance(params));
-      for (const [currency, amount] of Object.entries(
-        (page.total ?? {}) as unknown as Record<string, unknown>,
-      )) {
-        if (amount === undefined || amount === null) continue;
-        total[currency] = canonicalDecimal(
-          new ExactDecimal(String(total[currency] ?? 0)).plus(String(amount)),
-        );
-      }
+      add(await fetched({ v3: true, ...(cursor ? { [paging.param]: cursor } : {}) }));
       cursor = paging.next(exchange.last_json_response as Record<string, unknown>);
       if (!cursor) return { total };
     }
