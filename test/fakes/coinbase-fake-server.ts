@@ -94,6 +94,8 @@ export interface CoinbaseTransaction {
     transaction_amount?: { amount: string; currency: string };
   };
   details?: { title: string; subtitle: string };
+  /** A Convert's half: the trade both halves name. */
+  trade?: { id: string; resource: 'trade'; resource_path: string };
 }
 
 export interface CoinbaseFault {

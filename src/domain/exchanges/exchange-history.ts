@@ -42,6 +42,12 @@ export interface ExchangeTrade {
   readonly side: 'buy' | 'sell';
   readonly amount: number | string;
   readonly price: number | string;
+  /**
+   * The quote amount, where the exchange gives it rather than a price (a Coinbase Convert: what
+   * left one wallet and what reached the other): the quote leg is exactly it, and the per-unit
+   * price is derived (cost ÷ amount, to DERIVED_PRICE_DECIMALS places in USD). `price` is unused.
+   */
+  readonly cost?: number | string;
   readonly fee?: { readonly cost?: number | string; readonly currency?: string } | null;
 }
 
@@ -183,13 +189,21 @@ export function exchangeLegs(
     const amount = new ExactDecimal(trade.amount);
     if (!base || !quote || amount.lte(0)) continue;
     const occurredAt = new Date(trade.timestamp);
-    const quoteAmount = amount.times(trade.price);
+    const quoteAmount = trade.cost !== undefined ? new ExactDecimal(trade.cost) : amount.times(trade.price);
     // The trade's USD value: from the quote's price; an unknown quote takes the base's price.
     const quotePrice = price(trade.id, quote, trade.timestamp);
     let basePriceUsd: string | null;
     let quotePriceUsd: string | null;
     if (quotePrice !== null) {
-      basePriceUsd = text(new ExactDecimal(trade.price).times(quotePrice));
+      basePriceUsd =
+        trade.cost !== undefined
+          ? text(
+              quoteAmount
+                .times(quotePrice)
+                .div(amount)
+                .toDecimalPlaces(DERIVED_PRICE_DECIMALS, ExactDecimal.ROUND_HALF_UP),
+            )
+          : text(new ExactDecimal(trade.price).times(quotePrice));
       quotePriceUsd = quotePrice;
     } else {
       basePriceUsd = price(trade.id, base, trade.timestamp);

@@ -243,6 +243,40 @@ describe('ExchangeConnector (ccxt) against a fake Coinbase (HTTPS, CDP JWT)', ()
     ]);
   });
 
+  it('a Convert (ETH to BTC outside Advanced Trade: a v2 `trade` row in each wallet, one trade id) is one crypto-for-crypto trade; a half without its pair is left out', async () => {
+    PRICES['ETH 2025-03-01'] = '2268';
+    const convert = { id: 'C1', resource: 'trade', resource_path: '/v2/accounts/acct-eth/trades/C1' };
+    coinbase.transactions
+      .get('acct-eth')!
+      .push(
+        tx('acct-eth', 'T1', 'trade', 'ETH', '2025-03-01T12:00:00Z', '-0.3', {
+          trade: { ...convert, resource: 'trade' as const },
+        }),
+      );
+    coinbase.transactions.get('acct-btc')!.push(
+      tx('acct-btc', 'T2', 'trade', 'BTC', '2025-03-01T12:00:00Z', '0.0081', {
+        trade: { ...convert, resource: 'trade' as const },
+      }),
+      // The received half of another convert whose given half is not listed: left out.
+      tx('acct-btc', 'T3', 'trade', 'BTC', '2025-03-02T12:00:00Z', '0.001', {
+        trade: { id: 'C2', resource: 'trade' as const, resource_path: '/v2/accounts/acct-btc/trades/C2' },
+      }),
+    );
+    try {
+      const legs = await legsOf(await connector().fetch(request()));
+      // 0.3 ETH at 2,268 = 680.4 USD for 0.0081 BTC: 680.4 / 0.0081 = 84,000 a BTC.
+      expect(rows(legs.filter((t) => t.transactionId.startsWith('trade:convert:')))).toEqual([
+        ['trade:convert:C1:BTC', 'buy', 'BTC', '0.0081', '84000', null],
+        ['trade:convert:C1:ETH', 'sell', 'ETH', '0.3', '2268', null],
+      ]);
+      expect(legs.some((t) => t.transactionId.includes('C2') || t.transactionId.startsWith('ledger:T'))).toBe(
+        false,
+      );
+    } finally {
+      delete PRICES['ETH 2025-03-01'];
+    }
+  });
+
   it('an incremental sync asks fills from the last sync less a day and stops each wallet’s transactions at the first page reaching it', async () => {
     coinbase.pageSize = 1;
     const lastSyncedAt = new Date('2025-02-17T00:00:00Z');

@@ -46,6 +46,7 @@ import {
   type LedgerEntryRule,
 } from '../../../domain/exchanges/exchange-history.js';
 import { bitstampLedgerKind, bitstampMovement } from '../../../domain/exchanges/bitstamp.js';
+import { coinbaseConverts } from '../../../domain/exchanges/coinbase.js';
 import { krakenAsset, krakenLedgerKind } from '../../../domain/exchanges/kraken.js';
 import { ExactDecimal } from '../../../domain/money/exact-decimal.js';
 import { canonicalDecimal } from '../../../domain/money/format.js';
@@ -478,6 +479,8 @@ export class ExchangeConnector implements SourceConnector {
         .join('/'),
       ...(trade.fee?.currency ? { fee: { ...trade.fee, currency: tickerOf(trade.fee.currency) } } : {}),
     }));
+    // Coinbase Converts: pairs of v2 `trade` rows, one trade each (src/domain/exchanges/coinbase.ts).
+    if (exchange.id === 'coinbase') trades.push(...coinbaseConverts(ledger));
     return { trades, ledger, balances };
   }
 
