@@ -246,13 +246,11 @@ describe('ExchangeConnector (ccxt) against a fake Coinbase (HTTPS, CDP JWT)', ()
   it('a Convert (ETH to BTC outside Advanced Trade: a v2 `trade` row in each wallet, one trade id) is one crypto-for-crypto trade; a half without its pair is left out', async () => {
     PRICES['ETH 2025-03-01'] = '2268';
     const convert = { id: 'C1', resource: 'trade', resource_path: '/v2/accounts/acct-eth/trades/C1' };
-    coinbase.transactions
-      .get('acct-eth')!
-      .push(
-        tx('acct-eth', 'T1', 'trade', 'ETH', '2025-03-01T12:00:00Z', '-0.3', {
-          trade: { ...convert, resource: 'trade' as const },
-        }),
-      );
+    coinbase.transactions.get('acct-eth')!.push(
+      tx('acct-eth', 'T1', 'trade', 'ETH', '2025-03-01T12:00:00Z', '-0.3', {
+        trade: { ...convert, resource: 'trade' as const },
+      }),
+    );
     coinbase.transactions.get('acct-btc')!.push(
       tx('acct-btc', 'T2', 'trade', 'BTC', '2025-03-01T12:00:00Z', '0.0081', {
         trade: { ...convert, resource: 'trade' as const },
