@@ -20,6 +20,8 @@ import { chromium } from 'playwright-core';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MAIN = join(ROOT, 'dist', 'src', 'main.js');
 const SCREENSHOT = join(ROOT, 'test-results', 'swagger-ui.png');
+/** One screenshot per step of the admin's job (issue 31: shown in the closing note). */
+const shot = (name) => join(ROOT, 'test-results', `swagger-ui-${name}.png`);
 const TOTAL_TIMEOUT_MS = 300_000;
 const EXPECTED_VERSION = '2026.04.1';
 
@@ -99,9 +101,15 @@ async function openOperation(page, method, path) {
 }
 
 /** Execute → the live response's status code and body text. */
-async function execute(page, method, path, { requestBody, params = {} } = {}) {
+async function execute(page, method, path, { requestBody, params = {}, example, contentType, file } = {}) {
   const { operation, body } = await openOperation(page, method, path);
+  // The request body's media type (e.g. multipart/form-data for a file), then one of its examples.
+  if (contentType !== undefined)
+    await body.locator('.body-param-content-type select').first().selectOption(contentType);
+  if (example !== undefined) await body.locator('.examples-select select').first().selectOption(example);
   if (requestBody !== undefined) await body.locator('textarea.body-param__text').fill(requestBody);
+  // A multipart body's file field is a file chooser: pick the file as an admin would.
+  if (file !== undefined) await body.locator('input[type="file"]').first().setInputFiles(file);
   for (const [name, value] of Object.entries(params))
     await body.locator(`tr[data-param-name="${name}"] input`).first().fill(value);
   await body.getByRole('button', { name: /^execute$/i }).click();
@@ -318,6 +326,75 @@ async function driveSwaggerUi(base) {
     throw new Error(`a new tenant holds no accounts: ${JSON.stringify(firmAccounts).slice(0, 300)}`);
 
   await mkdir(dirname(SCREENSHOT), { recursive: true });
+  await page.screenshot({ path: shot('1-new-firm'), fullPage: false });
+
+  // The admin links an account of each source with the example Swagger UI shows for it (issue 31
+  // item 2), uploads a file through the multipart form's file chooser, then reads the audit trail
+  // and the job queues: every answer a success.
+  await logoutAll(page);
+  await authorizeBearer(page, adminToken);
+  const linked = {};
+  for (const example of [
+    'sandbox',
+    'csv',
+    'bitcoin-address',
+    'bitcoin-xpub',
+    'ethereum',
+    'ethereum-base',
+    'solana',
+  ]) {
+    const account = expectCreated(
+      `bearer (admin): POST /admin/accounts with its "${example}" example`,
+      await execute(page, 'post', '/admin/accounts', { example }),
+    );
+    linked[example] = account;
+  }
+  // The exchange example carries placeholder keys, which the service checks with the exchange
+  // before linking: with no exchange reachable from CI it must answer 503 (unreachable), never a
+  // 4xx about the body, and with real keys it links.
+  const exchange = await execute(page, 'post', '/admin/accounts', { example: 'exchange' });
+  if (!['503', '422'].includes(exchange.code))
+    throw new Error(
+      `exchange example: expected 503 (unreachable) or 422 (keys refused), got ${exchange.code}: ${exchange.text}`,
+    );
+  console.log(
+    `ok - bearer (admin): POST /admin/accounts with its "exchange" example: ${exchange.code} (the keys are checked with the exchange)`,
+  );
+  await page.screenshot({ path: shot('2-linked'), fullPage: false });
+
+  const csvFile = {
+    name: 'kraken-ledgers.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      'transactionId,timestamp,symbol,direction,amount,price,fee,transferId\n' +
+        'b1,2024-01-02T10:00:00Z,BTC,buy,0.5,42000.00,10.00,\n' +
+        's1,2024-06-03T10:00:00Z,BTC,sell,0.2,68000.00,5.00,\n',
+    ),
+  };
+  const imported = expectOk(
+    'bearer (admin): POST /admin/accounts/{accountId}/import, a file picked in the multipart form',
+    await execute(page, 'post', '/admin/accounts/{accountId}/import', {
+      contentType: 'multipart/form-data',
+      params: { accountId: linked.csv.accountId ?? linked.csv.id, tenant: 'sandbox' },
+      file: csvFile,
+    }),
+  );
+  if (imported.rows !== 2) throw new Error(`the upload stored ${JSON.stringify(imported)}`);
+  await page.screenshot({ path: shot('3-uploaded'), fullPage: false });
+
+  const audit = expectOk(
+    'bearer (admin): GET /admin/audit with its defaults (newest first)',
+    await execute(page, 'get', '/admin/audit'),
+  );
+  const actions = (audit.entries ?? audit.items ?? []).map((entry) => entry.action);
+  if (!actions.includes('account.imported') || !actions.includes('account.linked'))
+    throw new Error(
+      `the audit trail lacks the link and the import: ${JSON.stringify(actions).slice(0, 300)}`,
+    );
+  await page.screenshot({ path: shot('4-audit'), fullPage: false });
+  const queues = expectOk('bearer (admin): GET /admin/queues', await execute(page, 'get', '/admin/queues'));
+  if (!Array.isArray(queues.queues ?? queues))
+    throw new Error(`no queues in ${JSON.stringify(queues).slice(0, 300)}`);
   await page.screenshot({ path: SCREENSHOT, fullPage: false });
   if (policyViolations.length)
     throw new Error(`Content Security Policy violations: ${policyViolations.join('\n')}`);

@@ -151,6 +151,32 @@ describe('exchangeLegs: what an exchange account’s history means for its ledge
     ]);
   });
 
+  it('the reward types ccxt leaves as the exchange wrote them (Coinbase: staking_reward, inflation_reward, interest, incentives_rewards_payout) are income; a Coinbase fill or convert row is not', () => {
+    const entry = (id: string, type: string, amount: string): ExchangeLedgerEntry => ({
+      id,
+      timestamp: at('2024-04-02T00:00:00Z'),
+      type,
+      currency: 'BTC',
+      amount,
+      direction: 'in',
+      info: { type },
+    });
+    const ledger = [
+      entry('R1', 'staking_reward', '0.001'),
+      entry('R2', 'inflation_reward', '0.002'),
+      entry('R3', 'interest', '0.003'),
+      entry('R4', 'incentives_rewards_payout', '0.004'),
+      entry('N1', 'advanced_trade_fill', '0.5'),
+      entry('N2', 'trade', '0.5'),
+    ];
+    expect(rows(exchangeLegs([], ledger, priceOnDay))).toEqual([
+      ['ledger:R1', 'income', 'BTC', '0.001', '66000', null],
+      ['ledger:R2', 'income', 'BTC', '0.002', '66000', null],
+      ['ledger:R3', 'income', 'BTC', '0.003', '66000', null],
+      ['ledger:R4', 'income', 'BTC', '0.004', '66000', null],
+    ]);
+  });
+
   describe('an asset the market store does not know at all (the lookup answers null)', () => {
     /** NEWCOIN has no market; the other assets are priced as above. */
     const withUnknown = (symbol: string, date: string) =>

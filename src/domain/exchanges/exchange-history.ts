@@ -42,6 +42,12 @@ export interface ExchangeTrade {
   readonly side: 'buy' | 'sell';
   readonly amount: number | string;
   readonly price: number | string;
+  /**
+   * The quote amount, where the exchange gives it rather than a price (a Coinbase Convert: what
+   * left one wallet and what reached the other): the quote leg is exactly it, and the per-unit
+   * price is derived (cost ÷ amount, to DERIVED_PRICE_DECIMALS places in USD). `price` is unused.
+   */
+  readonly cost?: number | string;
   readonly fee?: { readonly cost?: number | string; readonly currency?: string } | null;
 }
 
@@ -126,8 +132,22 @@ function movementKind(entry: ExchangeLedgerEntry, subtype: string): string {
   return entry.type;
 }
 
-/** ccxt's unified ledger types that are rewards (income at market value). */
-const REWARD_TYPES = new Set(['reward', 'staking', 'earn', 'rebate', 'airdrop']);
+/**
+ * Ledger types that are rewards (income at market value): ccxt's unified ones, and the exchange
+ * types ccxt leaves as they are (Coinbase v2 transactions: `staking_reward`, `inflation_reward`
+ * (Solana, Cosmos), `interest` (USDC rewards), `incentives_rewards_payout`).
+ */
+const REWARD_TYPES = new Set([
+  'reward',
+  'staking',
+  'earn',
+  'rebate',
+  'airdrop',
+  'staking_reward',
+  'inflation_reward',
+  'interest',
+  'incentives_rewards_payout',
+]);
 
 /**
  * A ledger entry by ccxt's unified type (with the exchange's own `info.type` where ccxt says
@@ -169,13 +189,21 @@ export function exchangeLegs(
     const amount = new ExactDecimal(trade.amount);
     if (!base || !quote || amount.lte(0)) continue;
     const occurredAt = new Date(trade.timestamp);
-    const quoteAmount = amount.times(trade.price);
+    const quoteAmount = trade.cost !== undefined ? new ExactDecimal(trade.cost) : amount.times(trade.price);
     // The trade's USD value: from the quote's price; an unknown quote takes the base's price.
     const quotePrice = price(trade.id, quote, trade.timestamp);
     let basePriceUsd: string | null;
     let quotePriceUsd: string | null;
     if (quotePrice !== null) {
-      basePriceUsd = text(new ExactDecimal(trade.price).times(quotePrice));
+      basePriceUsd =
+        trade.cost !== undefined
+          ? text(
+              quoteAmount
+                .times(quotePrice)
+                .div(amount)
+                .toDecimalPlaces(DERIVED_PRICE_DECIMALS, ExactDecimal.ROUND_HALF_UP),
+            )
+          : text(new ExactDecimal(trade.price).times(quotePrice));
       quotePriceUsd = quotePrice;
     } else {
       basePriceUsd = price(trade.id, base, trade.timestamp);

@@ -37,6 +37,34 @@ export interface ExchangeClientOptions {
   readonly apiUrls: Readonly<Record<string, string>>;
   /** ccxt `rateLimit` override, ms per request unit; absent: the exchange's own. */
   readonly rateLimitMs?: number;
+  /**
+   * PEM certificates trusted besides the system's roots, for this client only (a local HTTPS fake
+   * in tests; an egress proxy's own CA). NODE_EXTRA_CA_CERTS would change the whole process.
+   */
+  readonly trustedCa?: string;
+}
+
+/** The members of ccxt's Exchange behind its Node transport (undici), not in its typings. */
+interface CcxtTransport {
+  loadFetchImplementation(): Promise<void>;
+  getDispatcherOptions(isPlainAgent: boolean): Record<string, unknown>;
+  undiciModule?: { Agent: new (options: object) => unknown };
+  fetchDispatcher?: unknown;
+}
+
+/** Makes ccxt's undici dispatcher trust `ca` besides the system roots (ccxt's own pooling options kept). */
+async function trustCertificates(exchange: Exchange, ca: string): Promise<void> {
+  const transport = exchange as unknown as CcxtTransport;
+  await transport.loadFetchImplementation();
+  if (!transport.undiciModule)
+    throw new SourceUnavailableError(
+      `ccxt's ${exchange.id} has no undici transport to trust a certificate with.`,
+    );
+  const { rootCertificates } = await import('node:tls');
+  transport.fetchDispatcher = new transport.undiciModule.Agent({
+    ...transport.getDispatcherOptions(true),
+    connect: { ca: [...rootCertificates, ca] },
+  });
 }
 
 /**
@@ -61,6 +89,7 @@ export async function createExchange(
   });
   const base = options.apiUrls[ccxtId];
   if (base) exchange.urls['api'] = overrideApiUrls(exchange.urls['api'], base) as typeof exchange.urls.api;
+  if (options.trustedCa) await trustCertificates(exchange, options.trustedCa);
   return exchange;
 }
 
@@ -100,7 +129,8 @@ export async function sourceError(error: unknown, exchangeId: string): Promise<E
     );
   if (error instanceof ccxt.RequestTimeout)
     return new SourceUnavailableError(`${exchangeId} did not answer in time (${kind}).`);
-  if (error instanceof ccxt.DDoSProtection)
+  // Gemini's 429 (`RateLimit`) is ccxt's RateLimitExceeded, a NetworkError beside DDoSProtection.
+  if (error instanceof ccxt.DDoSProtection || error instanceof ccxt.RateLimitExceeded)
     return new SourceUnavailableError(
       `${exchangeId} is rate limiting this service (${kind}); retried later.`,
     );
