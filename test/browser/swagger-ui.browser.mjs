@@ -5,8 +5,12 @@
  * token and an admin endpoint with the admin client's, then the same through Authorize's OAuth2
  * client-credentials form (Swagger UI fetches the token from /oauth/token itself); then, as the
  * admin, creates a tenant and an API client through Try it out (the secret is shown once, not in
- * the list) and calls a partner endpoint with a token of the new client. Every live response must
- * be the expected 200 or 201 and the console must show no Content Security Policy violation.
+ * the list) and calls a partner endpoint with a token of the new client; then links an account of
+ * each source with the example Swagger UI offers for it (the exchange one answers 503: its
+ * placeholder keys are checked with an exchange CI cannot reach), uploads a CSV file through the
+ * multipart form's file chooser, and reads the audit trail (newest first, the link and the import
+ * on it) and the job queues. Every live response must be the expected 200 or 201 and the console
+ * must show no Content Security Policy violation. Screenshots of the steps: test-results/swagger-ui-*.png.
  * Run with `npm run test:browser` (builds first).
  * Needs /usr/bin/chromium (`apt-get install -y chromium`); installs nothing itself.
  */
@@ -101,7 +105,12 @@ async function openOperation(page, method, path) {
 }
 
 /** Execute → the live response's status code and body text. */
-async function execute(page, method, path, { requestBody, params = {}, example, contentType, file } = {}) {
+async function execute(
+  page,
+  method,
+  path,
+  { requestBody, params = {}, example, contentType, file, screenshot } = {},
+) {
   const { operation, body } = await openOperation(page, method, path);
   // The request body's media type (e.g. multipart/form-data for a file), then one of its examples.
   if (contentType !== undefined)
@@ -132,6 +141,24 @@ async function execute(page, method, path, { requestBody, params = {}, example, 
   const responseBody = live.locator('.response .response-col_description pre').first();
   await responseBody.waitFor({ state: 'visible' });
   const result = { code: (await statusCell.innerText()).trim(), text: await responseBody.innerText() };
+  // The operation as the admin saw it: the request sent and the live response.
+  // Cropped below the live response: the documented responses that follow are long.
+  if (screenshot) {
+    await operation.scrollIntoViewIfNeeded();
+    const box = await operation.boundingBox();
+    const liveBox = await live.boundingBox();
+    const scrollY = await page.evaluate(() => window.scrollY);
+    await page.screenshot({
+      path: screenshot,
+      fullPage: true,
+      clip: {
+        x: box.x,
+        y: box.y + scrollY,
+        width: box.width,
+        height: Math.min(box.height, liveBox.y + liveBox.height - box.y + 8, 2400),
+      },
+    });
+  }
   // Clear, so the next Execute of this operation shows a fresh response.
   const clear = body.getByRole('button', { name: /^clear$/i });
   if (await clear.isVisible().catch(() => false)) await clear.click();
@@ -345,7 +372,10 @@ async function driveSwaggerUi(base) {
   ]) {
     const account = expectCreated(
       `bearer (admin): POST /admin/accounts with its "${example}" example`,
-      await execute(page, 'post', '/admin/accounts', { example }),
+      await execute(page, 'post', '/admin/accounts', {
+        example,
+        screenshot: example === 'solana' ? shot('2-linked-solana') : undefined,
+      }),
     );
     linked[example] = account;
   }
@@ -360,7 +390,6 @@ async function driveSwaggerUi(base) {
   console.log(
     `ok - bearer (admin): POST /admin/accounts with its "exchange" example: ${exchange.code} (the keys are checked with the exchange)`,
   );
-  await page.screenshot({ path: shot('2-linked'), fullPage: false });
 
   const csvFile = {
     name: 'kraken-ledgers.csv',
@@ -377,21 +406,20 @@ async function driveSwaggerUi(base) {
       contentType: 'multipart/form-data',
       params: { accountId: linked.csv.accountId ?? linked.csv.id, tenant: 'sandbox' },
       file: csvFile,
+      screenshot: shot('3-uploaded'),
     }),
   );
   if (imported.rows !== 2) throw new Error(`the upload stored ${JSON.stringify(imported)}`);
-  await page.screenshot({ path: shot('3-uploaded'), fullPage: false });
 
   const audit = expectOk(
     'bearer (admin): GET /admin/audit with its defaults (newest first)',
-    await execute(page, 'get', '/admin/audit'),
+    await execute(page, 'get', '/admin/audit', { screenshot: shot('4-audit') }),
   );
   const actions = (audit.entries ?? audit.items ?? []).map((entry) => entry.action);
   if (!actions.includes('account.imported') || !actions.includes('account.linked'))
     throw new Error(
       `the audit trail lacks the link and the import: ${JSON.stringify(actions).slice(0, 300)}`,
     );
-  await page.screenshot({ path: shot('4-audit'), fullPage: false });
   const queues = expectOk('bearer (admin): GET /admin/queues', await execute(page, 'get', '/admin/queues'));
   if (!Array.isArray(queues.queues ?? queues))
     throw new Error(`no queues in ${JSON.stringify(queues).slice(0, 300)}`);
