@@ -659,6 +659,37 @@ describe('partner link flow with the bitcoin, ethereum and solana sources (e2e)'
       expect(result.review).toBeNull();
     });
 
+    it('Base: the 2025 gains are the swap and the gas out of 2 ETH of unknown basis; the lots left are 0.498 ETH and 4,500 USDC at the swap’s value', async () => {
+      const eth = await priceOn('ETH', '2025-03-03');
+      const report = (await get(`/taip/gains-report?tax_year=2025&account_id=${baseId}`).expect(200)).body;
+      // Disposals: 1.5 ETH swapped and 0.002 ETH of gas (L1 fee included) = 1.502 ETH at the day's
+      // price; the 2 ETH came in from another address, so their basis is unknown (review).
+      expect(new Decimal(report.exact.proceeds_usd).toString()).toBe(eth.times('1.502').toString());
+      expect(report.form_8949).toBe('needs_review');
+      const lots = (await get(`/taip/lots?account_id=${baseId}`).expect(200)).body.lots as Record<
+        string,
+        string | boolean
+      >[];
+      expect(
+        lots
+          .map((lot) => [
+            lot.asset,
+            new Decimal(lot.quantity as string).toString(),
+            lot.basis_known,
+            // To the cent: the ledger keeps the buy's unit price, V / 4,500 to 20 decimals
+            // (a repeating decimal), so the lot's exact basis is V within 10^-16.
+            lot.basis_known ? new Decimal(lot.cost_basis_usd as string).toFixed(2) : null,
+          ])
+          .sort(),
+      ).toEqual(
+        [
+          ['ETH', '0.498', false, null],
+          // The USDC lot's basis is the trade's value, V = 1.5 × the day's ETH price.
+          ['USDC', '4500', true, eth.times('1.5').toFixed(2)],
+        ].sort(),
+      );
+    });
+
     it('Arbitrum: the wrap is a conversion pair (wrap:<hash>), and WETH → USDC is valued from USDC (WETH has no stored price)', async () => {
       const eth = await priceOn('ETH', '2025-03-03');
       const usdcPrice = await priceOn('USDC', '2025-03-03');
