@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { Snapshot } from '../repositories/balance-snapshots.repository.js';
 
-/** How long another instance's refresh may stay unseen here. */
+/** How long an entry is served as it is; another instance's refresh stays unseen here that long. */
 export const BALANCES_READ_CACHE_TTL_MS = 1_000;
+/**
+ * How long past the TTL a reader may still be answered with the entry while one load replaces it
+ * in the background (stale-while-revalidate): an expired entry no longer makes the request that
+ * finds it wait for the database, which a tenant's heavy report may keep busy (on PGlite, one
+ * session: up to a second; issue 28). Another instance's write is seen within the TTL when the
+ * database answers at once, and at most this long when it does not.
+ */
+export const BALANCES_READ_CACHE_STALE_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
 type Cached<A> = Pick<Entry<A>, 'account' | 'snapshot'>;
@@ -30,10 +38,14 @@ interface Entry<A> {
  * instance's write becomes visible within the TTL. Freshness fields (cacheAgeSeconds) are computed
  * per request from the cached lastSyncedAt, so they stay truthful. Keys include the tenant.
  *
- * Misses are single-flight: when an entry expires under load, the first request loads it and the
- * others arriving meanwhile wait for that load instead of each querying the database (which made
- * a stampede of identical queries, and a latency spike, once a second). A load that overlaps a
- * local write is handed to its waiters but not kept.
+ * Misses are single-flight: when an entry is missing, the first request loads it and the others
+ * arriving meanwhile wait for that load instead of each querying the database (which made a
+ * stampede of identical queries, and a latency spike, once a second). An entry past the TTL but
+ * within BALANCES_READ_CACHE_STALE_MS is served by getOrLoad while one background load replaces
+ * it; a background load that fails drops the entry, so the next request loads in the foreground
+ * and gets the error (a deleted account's 404). A load that overlaps a local write is handed to
+ * its waiters but not kept, and a local write's new generation is never answered with an older
+ * entry.
  */
 @Injectable()
 export class BalancesReadCache<A = unknown> {
@@ -51,6 +63,28 @@ export class BalancesReadCache<A = unknown> {
     const hit = this.get(tenantId, accountId, nowMs);
     if (hit) return Promise.resolve(hit);
     const key = `${tenantId}:${accountId}`;
+    const stale = this.entries.get(key);
+    if (
+      stale &&
+      stale.generation === this.generation &&
+      nowMs - stale.storedAt < BALANCES_READ_CACHE_STALE_MS
+    ) {
+      // Served as it is while one load replaces it; a failed load drops it (the next request loads).
+      this.load(key, tenantId, accountId, load).catch(() => {
+        if (this.entries.get(key) === stale) this.entries.delete(key);
+      });
+      return Promise.resolve(stale);
+    }
+    return this.load(key, tenantId, accountId, load);
+  }
+
+  /** One load per key and generation at a time; kept only when no local write overlapped it. */
+  private load(
+    key: string,
+    tenantId: string,
+    accountId: string,
+    load: () => Promise<Cached<A>>,
+  ): Promise<Cached<A>> {
     const inFlight = this.loading.get(key);
     if (inFlight && inFlight.generation === this.generation) return inFlight.promise;
     const generation = this.generation;
@@ -69,14 +103,17 @@ export class BalancesReadCache<A = unknown> {
     return promise;
   }
 
+  /** The entry while it is fresh (within the TTL, of the current generation); else undefined. */
   get(tenantId: string, accountId: string, nowMs = performance.now()): Entry<A> | undefined {
-    const entry = this.entries.get(`${tenantId}:${accountId}`);
+    const key = `${tenantId}:${accountId}`;
+    const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.generation !== this.generation || nowMs - entry.storedAt >= BALANCES_READ_CACHE_TTL_MS) {
-      this.entries.delete(`${tenantId}:${accountId}`);
+    const age = nowMs - entry.storedAt;
+    if (entry.generation !== this.generation || age >= BALANCES_READ_CACHE_STALE_MS) {
+      this.entries.delete(key);
       return undefined;
     }
-    return entry;
+    return age < BALANCES_READ_CACHE_TTL_MS ? entry : undefined;
   }
 
   set(tenantId: string, accountId: string, account: A, snapshot: Snapshot, nowMs = performance.now()): void {
