@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { labelRoute } from './modules/metrics/index.js';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { describeErrorBodies, ERROR_BODY_MODELS } from './common/openapi/api-responses.js';
+import { toOpenApi31 } from './common/openapi/openapi-31.js';
 import { describeRequestBodies } from './common/openapi/request-bodies.js';
 import { API_VERSION } from './modules/status/index.js';
 
@@ -107,8 +108,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   config.tags = API_TAGS.map(([name, description]) => ({ name, description }));
-  return describeRequestBodies(
-    describeErrorBodies(SwaggerModule.createDocument(app, config, { extraModels: ERROR_BODY_MODELS })),
+  return toOpenApi31(
+    describeRequestBodies(
+      describeErrorBodies(SwaggerModule.createDocument(app, config, { extraModels: ERROR_BODY_MODELS })),
+    ),
   );
 }
 

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 
 export interface Schema {
-  type?: string;
+  type?: string | string[];
   format?: string;
   enum?: unknown[];
   pattern?: string;
@@ -93,6 +93,21 @@ const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 /** Resolves $ref and flattens allOf, so generators see plain schemas. */
 export function resolveSchema(doc: OpenApiDoc, schema: Schema | undefined, depth = 0): Schema {
   if (!schema || depth > 8) return {};
+  // OpenAPI 3.1's "or null" (`type: [T, "null"]`, `anyOf: [X, {type: "null"}]`) read as 3.0's
+  // `nullable`, the one spelling the generators below know.
+  if (Array.isArray(schema.type)) {
+    const types = schema.type.filter((t) => t !== 'null');
+    return resolveSchema(
+      doc,
+      { ...schema, type: types[0], nullable: types.length < schema.type.length },
+      depth,
+    );
+  }
+  if (schema.anyOf?.length === 2 && schema.anyOf.some((s) => s.type === 'null')) {
+    const { anyOf, ...rest } = schema;
+    const value = anyOf.find((s) => s.type !== 'null')!;
+    return { ...resolveSchema(doc, value, depth + 1), ...rest, nullable: true };
+  }
   if (schema.$ref) {
     const name = schema.$ref.replace('#/components/schemas/', '');
     return resolveSchema(doc, doc.components?.schemas?.[name], depth + 1);

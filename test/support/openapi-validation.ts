@@ -54,8 +54,8 @@ export function forValidation(served: Doc): Doc {
 }
 
 /**
- * The response validator over `forValidation(served)`. The copy is first checked to be valid
- * OpenAPI; each operation's validator is compiled when a response of it is first validated
+ * The response validator over `forValidation(served)`. A 3.0 copy is first checked to be valid
+ * OpenAPI (3.1 is linted by Redocly); each operation's validator is compiled when a response of it is first validated
  * (openapi-backend's `quick`), not all ~80 operations' request, response and header validators at
  * once (3.5–5 s on this machine for a suite that validates responses only).
  */
@@ -77,7 +77,10 @@ export async function responseValidator(served: Doc): Promise<OpenAPIBackend> {
     },
   });
   await api.loadDocument();
-  api.validateDefinition();
+  // The document is OpenAPI 3.1 (issue 31), which openapi-backend's definition check (an OpenAPI
+  // 3.0 meta-schema) does not know; Redocly lints the document in CI (`npm run openapi:lint`,
+  // part of `npm run lint`). Its schemas are JSON Schema, which ajv validates responses against.
+  if (!String(api.document.openapi).startsWith('3.1.')) api.validateDefinition();
   await api.init();
   return api;
 }

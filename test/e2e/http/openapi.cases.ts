@@ -4,7 +4,7 @@ import { startSuite } from '../../support/e2e-world.js';
 
 interface SchemaObject {
   description?: string;
-  type?: string;
+  type?: string | string[];
   format?: string;
   enum?: unknown[];
   $ref?: string;
@@ -167,7 +167,12 @@ describe('OpenAPI document (e2e)', () => {
     expect(problem.properties?.status).toMatchObject({ type: 'integer' });
     const errorEnvelope = resolve({ $ref: '#/components/schemas/ErrorEnvelope' });
     expect(errorEnvelope.properties?.isError).toMatchObject({ enum: [true] });
-    expect(errorEnvelope.properties?.result).toMatchObject({ nullable: true });
+    // OpenAPI 3.1: "or null" is a type of its own (`type: [..., "null"]` or an `anyOf` with it).
+    const result = errorEnvelope.properties?.result as { type?: unknown; anyOf?: { type?: unknown }[] };
+    expect(
+      (Array.isArray(result.type) && result.type.includes('null')) ||
+        (result.anyOf ?? []).some((s) => s.type === 'null'),
+    ).toBe(true);
     for (const { key, path, operation } of operations()) {
       const statuses = Object.keys(operation.responses);
       const expected = ['400', '500', '503'];
@@ -279,11 +284,10 @@ describe('OpenAPI document (e2e)', () => {
       ['AuditVerificationDto', 'entries'],
       ['ReportSnapshotSummaryDto', 'dataRowCount'],
     ]) {
-      expect([schema, property, schemaOf(schema).properties?.[property]?.type]).toEqual([
-        schema,
-        property,
-        'integer',
-      ]);
+      // A nullable count is `["integer", "null"]` in OpenAPI 3.1: its value type is still integer.
+      const type = schemaOf(schema).properties?.[property]?.type;
+      const valueType = Array.isArray(type) ? type.filter((t) => t !== 'null') : [type];
+      expect([schema, property, valueType]).toEqual([schema, property, ['integer']]);
     }
   });
 
