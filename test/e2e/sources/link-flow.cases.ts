@@ -595,6 +595,34 @@ describe('partner link flow with the bitcoin, ethereum and solana sources (e2e)'
         rowCount: 5,
       });
     });
+
+    it('its 2025 gains are the fee alone; its lots are what arrived, of unknown basis', async () => {
+      const sol = new Decimal(
+        (await t.app.get<MarketPricesPort>(MARKET_PRICES).pricesOnDate(['SOL'], '2025-03-01')).get('SOL')!,
+      );
+      const report = (await get(`/taip/gains-report?tax_year=2025&account_id=${accountId}`).expect(200)).body;
+      // The one disposal: 0.000005 SOL of fee at the day's price (the 0.5 SOL sent is a transfer
+      // out, not a sale); the SOL came in from another address, so its basis is unknown.
+      expect(new Decimal(report.exact.proceeds_usd).toString()).toBe(sol.times('0.000005').toString());
+      expect(report.form_8949).toBe('needs_review');
+      const lots = (await get(`/taip/lots?account_id=${accountId}`).expect(200)).body.lots as Record<
+        string,
+        string | boolean
+      >[];
+      const held = new Map<string, Decimal>();
+      for (const lot of lots) {
+        expect(lot.basis_known).toBe(false);
+        held.set(
+          lot.asset as string,
+          (held.get(lot.asset as string) ?? new Decimal(0)).plus(lot.quantity as string),
+        );
+      }
+      // 2 − 0.5 − 0.000005 + 0.00203928 SOL, and the 250 USDC.
+      expect(Object.fromEntries([...held].map(([asset, q]) => [asset, q.toString()]))).toEqual({
+        SOL: '1.50203428',
+        USDC: '250',
+      });
+    });
   });
 
   describe('a Base address and an Arbitrum address (issue 30: EVM networks, swaps, wraps)', () => {
@@ -728,6 +756,41 @@ describe('partner link flow with the bitcoin, ethereum and solana sources (e2e)'
         checksum: res.body.result.checksum,
         rowCount: 7,
       });
+    });
+
+    it('Arbitrum: the 2025 gains are the WETH sale (basis carried from ETH through the wrap, unknown) and the gas; the lots left', async () => {
+      const eth = await priceOn('ETH', '2025-03-03');
+      const usdcPrice = await priceOn('USDC', '2025-03-03');
+      const value = usdcPrice.times(1200);
+      const report = (await get(`/taip/gains-report?tax_year=2025&account_id=${arbitrumId}`).expect(200))
+        .body;
+      // Disposals: 0.4 WETH sold at V = 1,200 × USDC's price, and 2 × 0.0000005 ETH of gas.
+      expect(new Decimal(report.exact.proceeds_usd).toFixed(2)).toBe(
+        value.plus(eth.times('0.000001')).toFixed(2),
+      );
+      expect(report.form_8949).toBe('needs_review');
+      const lots = (await get(`/taip/lots?account_id=${arbitrumId}`).expect(200)).body.lots as Record<
+        string,
+        string | boolean
+      >[];
+      const summary = new Map<string, { quantity: Decimal; known: boolean[]; basis: Decimal }>();
+      for (const lot of lots) {
+        const entry = summary.get(lot.asset as string) ?? {
+          quantity: new Decimal(0),
+          known: [],
+          basis: new Decimal(0),
+        };
+        entry.quantity = entry.quantity.plus(lot.quantity as string);
+        entry.known.push(lot.basis_known as boolean);
+        if (lot.basis_known) entry.basis = entry.basis.plus(lot.cost_basis_usd as string);
+        summary.set(lot.asset as string, entry);
+      }
+      // 1 − 0.4 wrapped − 0.000001 gas ETH of unknown basis; 1,200 USDC bought at its own price.
+      expect(summary.get('ETH')).toMatchObject({ known: [false] });
+      expect(summary.get('ETH')!.quantity.toString()).toBe('0.599999');
+      expect(summary.get('USDC')!.quantity.toString()).toBe('1200');
+      expect(summary.get('USDC')!.basis.toString()).toBe(value.toString());
+      expect(summary.has('WETH')).toBe(false);
     });
   });
 
