@@ -685,6 +685,14 @@ describe('partner link flow with the bitcoin, ethereum and solana sources (e2e)'
       expect(new Decimal(usdc.costBasis).toFixed(2)).toBe(value.toFixed(2));
       // The chain agrees with the history, the L1 fee included: no review.
       expect(result.review).toBeNull();
+      // The checksum covers the four rows, as the reference script computes it.
+      const transactions = (await get(`/v1/api/account/${baseId}/transactions`).expect(200)).body.result
+        .transactions;
+      const res = await get('/v1/api/checksum?identity=hh-1%2Fbase').expect(200);
+      expect(referenceChecksum(baseId, transactions)).toEqual({
+        checksum: res.body.result.checksum,
+        rowCount: 4,
+      });
     });
 
     it('Base: the 2025 gains are the swap and the gas out of 2 ETH of unknown basis; the lots left are 0.498 ETH and 4,500 USDC at the swap’s value', async () => {
