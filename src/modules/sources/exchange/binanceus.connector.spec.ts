@@ -13,6 +13,12 @@ import {
   FAKE_BINANCEUS_SECRET,
   FakeBinanceUs,
 } from '../../../../test/fakes/binanceus-fake-server.js';
+import {
+  asLedger,
+  exchangeRequest,
+  legsOf,
+  tablePrices,
+} from '../../../../test/fakes/exchange-spec-support.js';
 import { computeCostBasis } from '../../../domain/cost-basis/index.js';
 import type { LedgerEntry } from '../../../domain/cost-basis/cost-basis.types.js';
 import {
@@ -30,15 +36,7 @@ const PRICES: Record<string, string> = {
   'BTC 2025-02-20': '96000',
   'ETH 2025-02-20': '2880',
 };
-const prices = {
-  knownSymbols: async () => ['BTC', 'ETH', 'SOL', 'DOGE'],
-  pricesOnDate: async (symbols: readonly string[], date: string) =>
-    new Map(
-      symbols.flatMap((symbol) =>
-        PRICES[`${symbol} ${date}`] ? [[symbol, PRICES[`${symbol} ${date}`]!] as const] : [],
-      ),
-    ),
-};
+const prices = tablePrices(PRICES, ['BTC', 'ETH', 'SOL', 'DOGE']);
 
 const IN_HASH = 'cd'.repeat(32);
 const OUT_HASH = 'ab'.repeat(32);
@@ -84,28 +82,13 @@ describe('ExchangeConnector (ccxt) against a fake Binance.US', () => {
     new ExchangeConnector(prices, { requestTimeoutMs, apiUrls: { binanceus: baseUrl }, rateLimitMs: 1 });
   const request = (
     options: { lastSyncedAt?: Date | null; credentials?: Record<string, string> } = {},
-  ): ConnectorRequest => ({
-    account: {
+  ): ConnectorRequest =>
+    exchangeRequest({
       id: '00000000-0000-4000-8000-000000000051',
-      tenantId: '00000000-0000-4000-8000-000000000002',
       platform: 'binanceus',
-      identity: 'hh/binanceus',
-      address: null,
-      chain: null,
-      createdOn: new Date('2025-01-01T00:00:00Z'),
-      lastSyncedAt: options.lastSyncedAt ?? null,
-      sourceOptions: { exchange: 'binanceus' },
-    },
-    credentials: options.credentials ?? { apiKey: FAKE_BINANCEUS_KEY, secret: FAKE_BINANCEUS_SECRET },
-    now: new Date('2025-03-15T00:00:00Z'),
-    signal: new AbortController().signal,
-  });
-  const legsOf = async (result: Awaited<ReturnType<ExchangeConnector['fetch']>>) => {
-    if (result.status !== 'ready') throw new Error('expected ready');
-    const all: SourceTransaction[] = [];
-    for await (const page of result.pages) all.push(...page);
-    return all;
-  };
+      credentials: options.credentials ?? { apiKey: FAKE_BINANCEUS_KEY, secret: FAKE_BINANCEUS_SECRET },
+      lastSyncedAt: options.lastSyncedAt,
+    });
   const rows = (legs: readonly SourceTransaction[]) =>
     legs.map((t) => [t.transactionId, t.direction, t.symbol, t.amount, t.priceUsd, t.feeUsd, t.transferId]);
 
@@ -135,16 +118,7 @@ describe('ExchangeConnector (ccxt) against a fake Binance.US', () => {
     );
     // SOL, fully sold: basis 10 × 200 = 2,000; the 0.01 SOL commission disposes of 2 at 200 (gain
     // 0); the sale of 9.99: proceeds 2,497.5 − 2.4975 = 2,495.0025, basis 1,998, gain 497.0025.
-    const ledger: LedgerEntry[] = legs.map((t) => ({
-      accountId: 'binanceus',
-      transactionId: t.transactionId,
-      symbol: t.symbol,
-      direction: t.direction,
-      amount: t.amount,
-      priceUsd: t.priceUsd ?? '0',
-      ...(t.feeUsd === null ? {} : { feeUsd: t.feeUsd }),
-      timestamp: t.occurredAt,
-    }));
+    const ledger: LedgerEntry[] = asLedger('binanceus', legs);
     const sol = computeCostBasis(ledger, { method: 'fifo' }).disposals.filter((d) => d.symbol === 'SOL');
     expect(sol.map((d) => [d.transactionId, d.quantity, d.proceedsUsd, d.costBasisUsd, d.gainUsd])).toEqual([
       ['trade:SOLUSD:1:fee', '0.01', '2', '2', '0'],

@@ -15,6 +15,12 @@ import {
   FakeBitstamp,
   type BitstampRow,
 } from '../../../../test/fakes/bitstamp-fake-server.js';
+import {
+  asLedger,
+  exchangeRequest,
+  legsOf,
+  tablePrices,
+} from '../../../../test/fakes/exchange-spec-support.js';
 import { computeCostBasis } from '../../../domain/cost-basis/index.js';
 import type { LedgerEntry } from '../../../domain/cost-basis/cost-basis.types.js';
 import {
@@ -29,15 +35,7 @@ const PRICES: Record<string, string> = {
   'ETH 2025-02-15': '2700',
   'BTC 2025-02-20': '96000',
 };
-const prices = {
-  knownSymbols: async () => ['BTC', 'ETH'],
-  pricesOnDate: async (symbols: readonly string[], date: string) =>
-    new Map(
-      symbols.flatMap((symbol) =>
-        PRICES[`${symbol} ${date}`] ? [[symbol, PRICES[`${symbol} ${date}`]!] as const] : [],
-      ),
-    ),
-};
+const prices = tablePrices(PRICES, ['BTC', 'ETH']);
 
 const OUT_HASH = 'ab'.repeat(32);
 /**
@@ -118,28 +116,14 @@ describe('ExchangeConnector (ccxt) against a fake Bitstamp (HTTPS, X-Auth v2)', 
     });
   const request = (
     options: { lastSyncedAt?: Date | null; credentials?: Record<string, string> } = {},
-  ): ConnectorRequest => ({
-    account: {
+  ): ConnectorRequest =>
+    exchangeRequest({
       id: '00000000-0000-4000-8000-000000000031',
-      tenantId: '00000000-0000-4000-8000-000000000002',
       platform: 'bitstamp',
-      identity: 'hh/bitstamp',
-      address: null,
-      chain: null,
-      createdOn: new Date('2025-01-01T00:00:00Z'),
-      lastSyncedAt: options.lastSyncedAt ?? null,
-      sourceOptions: { exchange: 'bitstamp' },
-    },
-    credentials: options.credentials ?? { apiKey: FAKE_BITSTAMP_KEY, secret: FAKE_BITSTAMP_SECRET },
-    now: new Date(),
-    signal: new AbortController().signal,
-  });
-  const legsOf = async (result: Awaited<ReturnType<ExchangeConnector['fetch']>>) => {
-    if (result.status !== 'ready') throw new Error('expected ready');
-    const all: SourceTransaction[] = [];
-    for await (const page of result.pages) all.push(...page);
-    return all;
-  };
+      credentials: options.credentials ?? { apiKey: FAKE_BITSTAMP_KEY, secret: FAKE_BITSTAMP_SECRET },
+      lastSyncedAt: options.lastSyncedAt,
+      now: new Date(),
+    });
   const rows = (legs: readonly SourceTransaction[]) =>
     legs.map((t) => [t.transactionId, t.direction, t.symbol, t.amount, t.priceUsd, t.feeUsd, t.transferId]);
 
@@ -192,17 +176,7 @@ describe('ExchangeConnector (ccxt) against a fake Bitstamp (HTTPS, X-Auth v2)', 
 
   it('the withdrawal to the client’s own wallet carries its basis there', async () => {
     const legs = await legsOf(await connector().fetch(request()));
-    const ledger: LedgerEntry[] = legs.map((t) => ({
-      accountId: 'bitstamp',
-      transactionId: t.transactionId,
-      symbol: t.symbol,
-      direction: t.direction,
-      amount: t.amount,
-      priceUsd: t.priceUsd ?? '0',
-      ...(t.feeUsd === null ? {} : { feeUsd: t.feeUsd }),
-      timestamp: t.occurredAt,
-      ...(t.transferId ? { transferId: t.transferId } : {}),
-    }));
+    const ledger: LedgerEntry[] = asLedger('bitstamp', legs);
     ledger.push({
       accountId: 'wallet',
       transactionId: `${OUT_HASH}:deposit`,

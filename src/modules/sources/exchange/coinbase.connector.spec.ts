@@ -14,6 +14,12 @@ import {
   FAKE_COINBASE_KEY,
   FakeCoinbase,
 } from '../../../../test/fakes/coinbase-fake-server.js';
+import {
+  asLedger,
+  exchangeRequest,
+  legsOf,
+  tablePrices,
+} from '../../../../test/fakes/exchange-spec-support.js';
 import { computeCostBasis } from '../../../domain/cost-basis/index.js';
 import type { LedgerEntry } from '../../../domain/cost-basis/cost-basis.types.js';
 import {
@@ -29,15 +35,7 @@ const PRICES: Record<string, string> = {
   'ETH 2025-02-15': '2700',
   'BTC 2025-02-20': '96000',
 };
-const prices = {
-  knownSymbols: async () => ['BTC', 'ETH', 'DOGE', 'USDC'],
-  pricesOnDate: async (symbols: readonly string[], date: string) =>
-    new Map(
-      symbols.flatMap((symbol) =>
-        PRICES[`${symbol} ${date}`] ? [[symbol, PRICES[`${symbol} ${date}`]!] as const] : [],
-      ),
-    ),
-};
+const prices = tablePrices(PRICES, ['BTC', 'ETH', 'DOGE', 'USDC']);
 
 const OUT_HASH = 'ab'.repeat(32);
 
@@ -120,31 +118,16 @@ describe('ExchangeConnector (ccxt) against a fake Coinbase (HTTPS, CDP JWT)', ()
     });
   const request = (
     options: { lastSyncedAt?: Date | null; credentials?: Record<string, string> } = {},
-  ): ConnectorRequest => ({
-    account: {
+  ): ConnectorRequest =>
+    exchangeRequest({
       id: '00000000-0000-4000-8000-000000000021',
-      tenantId: '00000000-0000-4000-8000-000000000002',
       platform: 'coinbase',
-      identity: 'hh/coinbase',
-      address: null,
-      chain: null,
-      createdOn: new Date('2025-01-01T00:00:00Z'),
-      lastSyncedAt: options.lastSyncedAt ?? null,
-      sourceOptions: { exchange: 'coinbase' },
-    },
-    credentials: options.credentials ?? {
-      apiKey: FAKE_COINBASE_KEY.name,
-      secret: FAKE_COINBASE_KEY.privateKey,
-    },
-    now: new Date('2025-03-15T00:00:00Z'),
-    signal: new AbortController().signal,
-  });
-  const legsOf = async (result: Awaited<ReturnType<ExchangeConnector['fetch']>>) => {
-    if (result.status !== 'ready') throw new Error('expected ready');
-    const all: SourceTransaction[] = [];
-    for await (const page of result.pages) all.push(...page);
-    return all;
-  };
+      credentials: options.credentials ?? {
+        apiKey: FAKE_COINBASE_KEY.name,
+        secret: FAKE_COINBASE_KEY.privateKey,
+      },
+      lastSyncedAt: options.lastSyncedAt,
+    });
   const rows = (legs: readonly SourceTransaction[]) =>
     legs.map((t) => [t.transactionId, t.direction, t.symbol, t.amount, t.priceUsd, t.feeUsd]);
 
@@ -208,17 +191,7 @@ describe('ExchangeConnector (ccxt) against a fake Coinbase (HTTPS, CDP JWT)', ()
 
   it('the withdrawal to the client’s own wallet carries its basis there', async () => {
     const legs = await legsOf(await connector().fetch(request()));
-    const ledger: LedgerEntry[] = legs.map((t) => ({
-      accountId: 'coinbase',
-      transactionId: t.transactionId,
-      symbol: t.symbol,
-      direction: t.direction,
-      amount: t.amount,
-      priceUsd: t.priceUsd ?? '0',
-      ...(t.feeUsd === null ? {} : { feeUsd: t.feeUsd }),
-      timestamp: t.occurredAt,
-      ...(t.transferId ? { transferId: t.transferId } : {}),
-    }));
+    const ledger: LedgerEntry[] = asLedger('coinbase', legs);
     ledger.push({
       accountId: 'wallet',
       transactionId: `${OUT_HASH}:deposit`,

@@ -14,6 +14,12 @@ import {
   geminiTrade as trade,
   geminiTransfer as transfer,
 } from '../../../../test/fakes/gemini-fake-server.js';
+import {
+  asLedger,
+  exchangeRequest,
+  legsOf,
+  tablePrices,
+} from '../../../../test/fakes/exchange-spec-support.js';
 import { computeCostBasis } from '../../../domain/cost-basis/index.js';
 import type { LedgerEntry } from '../../../domain/cost-basis/cost-basis.types.js';
 import {
@@ -28,15 +34,7 @@ const PRICES: Record<string, string> = {
   'BTC 2025-02-20': '96000',
   'BTC 2025-03-05': '85000',
 };
-const prices = {
-  knownSymbols: async () => ['BTC', 'ETH', 'SOL', 'DOGE'],
-  pricesOnDate: async (symbols: readonly string[], date: string) =>
-    new Map(
-      symbols.flatMap((symbol) =>
-        PRICES[`${symbol} ${date}`] ? [[symbol, PRICES[`${symbol} ${date}`]!] as const] : [],
-      ),
-    ),
-};
+const prices = tablePrices(PRICES, ['BTC', 'ETH', 'SOL', 'DOGE']);
 
 const OUT_HASH = 'ab'.repeat(32);
 const IN_HASH = 'cd'.repeat(32);
@@ -90,42 +88,15 @@ describe('ExchangeConnector (ccxt) against a fake Gemini', () => {
     new ExchangeConnector(prices, { requestTimeoutMs, apiUrls: { gemini: baseUrl }, rateLimitMs: 5 });
   const request = (
     options: { lastSyncedAt?: Date | null; credentials?: Record<string, string> } = {},
-  ): ConnectorRequest => ({
-    account: {
+  ): ConnectorRequest =>
+    exchangeRequest({
       id: '00000000-0000-4000-8000-000000000011',
-      tenantId: '00000000-0000-4000-8000-000000000002',
       platform: 'gemini',
-      identity: 'hh/gemini',
-      address: null,
-      chain: null,
-      createdOn: new Date('2025-01-01T00:00:00Z'),
-      lastSyncedAt: options.lastSyncedAt ?? null,
-      sourceOptions: { exchange: 'gemini' },
-    },
-    credentials: options.credentials ?? { apiKey: FAKE_GEMINI_KEY, secret: FAKE_GEMINI_SECRET },
-    now: new Date('2025-03-15T00:00:00Z'),
-    signal: new AbortController().signal,
-  });
-  const legsOf = async (result: Awaited<ReturnType<ExchangeConnector['fetch']>>) => {
-    if (result.status !== 'ready') throw new Error('expected ready');
-    const all: SourceTransaction[] = [];
-    for await (const page of result.pages) all.push(...page);
-    return all;
-  };
+      credentials: options.credentials ?? { apiKey: FAKE_GEMINI_KEY, secret: FAKE_GEMINI_SECRET },
+      lastSyncedAt: options.lastSyncedAt,
+    });
   const rows = (legs: readonly SourceTransaction[]) =>
     legs.map((t) => [t.transactionId, t.direction, t.symbol, t.amount, t.priceUsd, t.feeUsd]);
-  const asLedger = (accountId: string, legs: readonly SourceTransaction[]): LedgerEntry[] =>
-    legs.map((t) => ({
-      accountId,
-      transactionId: t.transactionId,
-      symbol: t.symbol,
-      direction: t.direction,
-      amount: t.amount,
-      priceUsd: t.priceUsd ?? '0',
-      ...(t.feeUsd === null ? {} : { feeUsd: t.feeUsd }),
-      timestamp: t.occurredAt,
-      ...(t.transferId ? { transferId: t.transferId } : {}),
-    }));
 
   it('a full first sync over pages: transfers by time, trades per market by time, the ETH/BTC trade in two legs, the withdrawal a transfer leg with its chain hash', async () => {
     gemini.tradePageSize = 1;

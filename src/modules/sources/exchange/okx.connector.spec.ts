@@ -15,6 +15,12 @@ import {
   okxFill as fill,
   okxWithdrawal as withdrawal,
 } from '../../../../test/fakes/okx-fake-server.js';
+import {
+  asLedger,
+  exchangeRequest,
+  legsOf,
+  tablePrices,
+} from '../../../../test/fakes/exchange-spec-support.js';
 import { computeCostBasis } from '../../../domain/cost-basis/index.js';
 import type { LedgerEntry } from '../../../domain/cost-basis/cost-basis.types.js';
 import {
@@ -33,15 +39,7 @@ const PRICES: Record<string, string> = {
   'BTC 2025-02-10': '95000',
   'BTC 2025-02-20': '96000',
 };
-const prices = {
-  knownSymbols: async () => ['BTC', 'ETH', 'USDT'],
-  pricesOnDate: async (symbols: readonly string[], date: string) =>
-    new Map(
-      symbols.flatMap((symbol) =>
-        PRICES[`${symbol} ${date}`] ? [[symbol, PRICES[`${symbol} ${date}`]!] as const] : [],
-      ),
-    ),
-};
+const prices = tablePrices(PRICES, ['BTC', 'ETH', 'USDT']);
 
 const IN_HASH = 'cd'.repeat(32);
 const OUT_HASH = 'ab'.repeat(32);
@@ -85,32 +83,17 @@ describe('ExchangeConnector (ccxt) against a fake OKX', () => {
     new ExchangeConnector(prices, { requestTimeoutMs, apiUrls: { okx: baseUrl }, rateLimitMs: 1 });
   const request = (
     options: { lastSyncedAt?: Date | null; credentials?: Record<string, string> } = {},
-  ): ConnectorRequest => ({
-    account: {
+  ): ConnectorRequest =>
+    exchangeRequest({
       id: '00000000-0000-4000-8000-000000000041',
-      tenantId: '00000000-0000-4000-8000-000000000002',
       platform: 'okx',
-      identity: 'hh/okx',
-      address: null,
-      chain: null,
-      createdOn: new Date('2025-01-01T00:00:00Z'),
-      lastSyncedAt: options.lastSyncedAt ?? null,
-      sourceOptions: { exchange: 'okx' },
-    },
-    credentials: options.credentials ?? {
-      apiKey: FAKE_OKX_KEY,
-      secret: FAKE_OKX_SECRET,
-      passphrase: FAKE_OKX_PASSPHRASE,
-    },
-    now: new Date('2025-03-15T00:00:00Z'),
-    signal: new AbortController().signal,
-  });
-  const legsOf = async (result: Awaited<ReturnType<ExchangeConnector['fetch']>>) => {
-    if (result.status !== 'ready') throw new Error('expected ready');
-    const all: SourceTransaction[] = [];
-    for await (const page of result.pages) all.push(...page);
-    return all;
-  };
+      credentials: options.credentials ?? {
+        apiKey: FAKE_OKX_KEY,
+        secret: FAKE_OKX_SECRET,
+        passphrase: FAKE_OKX_PASSPHRASE,
+      },
+      lastSyncedAt: options.lastSyncedAt,
+    });
   const rows = (legs: readonly SourceTransaction[]) =>
     legs.map((t) => [t.transactionId, t.direction, t.symbol, t.amount, t.priceUsd, t.transferId]);
 
@@ -168,17 +151,7 @@ describe('ExchangeConnector (ccxt) against a fake OKX', () => {
 
   it('the withdrawal to the client’s own wallet carries its basis there', async () => {
     const legs = await legsOf(await connector().fetch(request()));
-    const ledger: LedgerEntry[] = legs.map((t) => ({
-      accountId: 'okx',
-      transactionId: t.transactionId,
-      symbol: t.symbol,
-      direction: t.direction,
-      amount: t.amount,
-      priceUsd: t.priceUsd ?? '0',
-      ...(t.feeUsd === null ? {} : { feeUsd: t.feeUsd }),
-      timestamp: t.occurredAt,
-      ...(t.transferId ? { transferId: t.transferId } : {}),
-    }));
+    const ledger: LedgerEntry[] = asLedger('okx', legs);
     ledger.push({
       accountId: 'wallet',
       transactionId: `${OUT_HASH}:deposit`,
