@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import {
+  formatAccounting,
   canonicalDecimal,
   formatAmountWithUnit,
   formatPercent,
@@ -47,6 +48,14 @@ describe('formatUsd', () => {
 
   it('rejects a non-finite Decimal', () => {
     expect(() => formatUsd(new Decimal(Infinity))).toThrow(InvalidDecimalError);
+  });
+});
+
+describe('formatAccounting', () => {
+  it('writes cents grouped by thousands, a loss in parentheses, zero without a sign', () => {
+    expect(formatAccounting('1234567.505')).toBe('1,234,567.51');
+    expect(formatAccounting('-334.56', '$')).toBe('($334.56)');
+    expect(formatAccounting('-0.004')).toBe('0.00');
   });
 });
 

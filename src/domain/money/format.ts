@@ -84,6 +84,17 @@ export function formatUsd(value: DecimalInput): string {
   return `${sign}$${groupThousands(cents.abs().toFixed(USD_FRACTION_DIGITS))}`;
 }
 
+/**
+ * Cents as printed forms and statements write them (accounting style): "1,234.50", a loss in
+ * parentheses "(20.00)", with `symbol` before the digits ("$1,234.50", "($20.00)"); anything that
+ * rounds to zero is "0.00".
+ */
+export function formatAccounting(value: DecimalInput, symbol = ''): string {
+  const cents = roundUsdToCents(value);
+  const text = `${symbol}${groupThousands(cents.abs().toFixed(USD_FRACTION_DIGITS))}`;
+  return cents.isNegative() && !cents.isZero() ? `(${text})` : text;
+}
+
 /** "+$1,234.56" / "-$1,234.56"; zero (after rounding) carries no sign: "$0.00". */
 export function formatSignedUsd(value: DecimalInput): string {
   const cents = roundUsdToCents(value);

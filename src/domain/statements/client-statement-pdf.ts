@@ -12,7 +12,8 @@
  */
 import { Decimal } from 'decimal.js';
 import { arc, area, line, pie, type PieArcDatum } from 'd3-shape';
-import PDFDocument from 'pdfkit';
+import { formatAccounting } from '../money/format.js';
+import { pdfDocument } from '../pdf/pdf-document.js';
 
 export interface StatementHolding {
   readonly symbol: string;
@@ -94,14 +95,7 @@ const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00
 const MAX_SLICES = 7;
 
 /** USD with thousands separators and cents; a negative amount in parentheses; "–" when unknown. */
-export function usd(value: string | null): string {
-  if (value === null) return '–';
-  const decimal = new Decimal(value);
-  const cents = decimal.abs().toFixed(2);
-  const [whole, fraction] = cents.split('.');
-  const text = `$${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
-  return decimal.isNegative() && cents !== '0.00' ? `(${text})` : text;
-}
+export const usd = (value: string | null): string => (value === null ? '–' : formatAccounting(value, '$'));
 
 const percent = (fraction: number, digits = 1) => `${(fraction * 100).toFixed(digits)}%`;
 
@@ -128,26 +122,12 @@ export function allocationSlices(holdings: readonly StatementHolding[]): { label
 }
 
 export function renderClientStatementPdf(input: ClientStatementInput): Promise<Uint8Array> {
-  const doc = new PDFDocument({
-    size: 'LETTER',
+  const { doc, bytes: done } = pdfDocument({
+    title: `Client statement ${input.taxYear}`,
+    subject: input.subject,
+    generatedAt: input.generatedAt,
     margin: MARGIN,
-    autoFirstPage: false,
     bufferPages: true,
-    compress: true,
-    info: {
-      Title: `Client statement ${input.taxYear}`,
-      Subject: input.subject,
-      Producer: 'Cryptoasset Accounts, Scoring and Reporting Service',
-      Creator: 'Cryptoasset Accounts, Scoring and Reporting Service',
-      CreationDate: input.generatedAt,
-      ModDate: input.generatedAt,
-    },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Uint8Array>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    doc.on('error', reject);
   });
   holdingsPage(doc, input);
   projectionPage(doc, input);

@@ -12,8 +12,9 @@
  * reproducible: the document's dates are `generatedAt`, passed in. Pure: no I/O, no clock.
  */
 import type { Decimal } from 'decimal.js';
-import PDFDocument from 'pdfkit';
 import { ZERO } from '../money/exact-decimal.js';
+import { formatAccounting } from '../money/format.js';
+import { pdfDocument } from '../pdf/pdf-document.js';
 import {
   addTotals,
   sumLines,
@@ -74,38 +75,15 @@ const COLUMNS = [
 const MARGIN = 36;
 const ROW_HEIGHT = 22;
 
-/**
- * Cents as the form writes them: thousands separated, a loss in parentheses ("1,234.50",
- * "(20.00)"); never "-0.00".
- */
-export function formAmount(value: Decimal): string {
-  const cents = value.toFixed(2);
-  const negative = cents.startsWith('-') && !value.isZero();
-  const [whole, fraction] = cents.replace('-', '').split('.');
-  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return negative ? `(${grouped}.${fraction})` : `${grouped}.${fraction}`;
-}
+/** Cents as the form writes them: "1,234.50", a loss in parentheses "(20.00)"; never "-0.00". */
+export const formAmount = (value: Decimal): string => formatAccounting(value);
 
 export function renderForm8949Pdf(input: Form8949PdfInput): Promise<Uint8Array> {
-  const doc = new PDFDocument({
-    size: 'LETTER',
+  const { doc, bytes: done } = pdfDocument({
+    title: `Form 8949 ${input.taxYear}`,
+    subject: 'Sales and Other Dispositions of Capital Assets',
+    generatedAt: input.generatedAt,
     margin: MARGIN,
-    autoFirstPage: false,
-    compress: true,
-    info: {
-      Title: `Form 8949 ${input.taxYear}`,
-      Subject: 'Sales and Other Dispositions of Capital Assets',
-      Producer: 'Cryptoasset Accounts, Scoring and Reporting Service',
-      Creator: 'Cryptoasset Accounts, Scoring and Reporting Service',
-      CreationDate: input.generatedAt,
-      ModDate: input.generatedAt,
-    },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Uint8Array>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    doc.on('error', reject);
   });
   const boxes = totalsByBox(input.lines);
   const pages = boxes.map((box) => {
