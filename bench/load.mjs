@@ -33,6 +33,9 @@
  *                                                        request (cached balances and bare NestJS),
  *                                                        which host noise does not move; their logs
  *                                                        then go to a temporary file, not /dev/null
+ *   node bench/load.mjs --pglite --only=balances         the service on its embedded default (PGlite in a
+ *                                                        temporary DATA_DIR, inside the service process on
+ *                                                        CPU 1); the DB-bound rows run without their floors
  * BENCH_CONNECTIONS=100 drives the saturated runs with another number of connections (default 50).
  * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test. BENCH_SERVICE runs another
  * build's main.js (a copy of dist/ kept inside the repository, so node_modules resolve).
@@ -98,6 +101,8 @@ const DURATION = SHORT ? 1 : 10;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const FIXED_RATE = 500;
 const ROUNDS = SHORT ? 1 : 3;
+/** The service on embedded PGlite (no database server): what `npm start` runs on a fresh machine. */
+const PGLITE = args.has('--pglite');
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 /** The service's entry point: another build's copy (e.g. BENCH_SERVICE=.ab/before/src/main.js) for a before/after pair. */
 const SERVICE_ENTRY = process.env.BENCH_SERVICE || 'dist/src/main.js';
@@ -227,9 +232,11 @@ const measure = async (name, request) => withLatency(name, request, [await canno
 const warm = (request) => cannon({ ...request, duration: SHORT ? 1 : 3 });
 
 const schema = `bench_${Date.now().toString(36)}`;
-const admin = new pg.Client({ connectionString: DATABASE_URL });
-await admin.connect();
-await admin.query(`CREATE SCHEMA ${schema}`);
+/** PostgreSQL: the schema's owner; PGlite: none (the service's database is a temporary directory). */
+const admin = PGLITE ? undefined : new pg.Client({ connectionString: DATABASE_URL });
+await admin?.connect();
+await admin?.query(`CREATE SCHEMA ${schema}`);
+const dataDir = PGLITE ? mkdtempSync(join(tmpdir(), 'cass-load-pglite-')) : undefined;
 
 /**
  * The database beside the load generator. The references have no database; the service's audit
@@ -247,6 +254,7 @@ const databaseCore = {
   /** Why the database is not on CPU 0, when it is not. */
   reason: undefined,
   async pin() {
+    if (PGLITE) return void (this.reason = 'embedded PGlite runs in the service process');
     if (!canPin) return void (this.reason = 'no core pinning here');
     if (process.env.BENCH_DATABASE_CORE === 'shared')
       return void (this.reason = 'BENCH_DATABASE_CORE=shared');
@@ -320,8 +328,7 @@ try {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL,
-      DATABASE_SCHEMA: schema,
+      ...(PGLITE ? { DATABASE_URL: '', DATA_DIR: dataDir } : { DATABASE_URL, DATABASE_SCHEMA: schema }),
       REDIS_URL: '',
       LOG_LEVEL: 'info',
       SCHEDULER_ENABLED: 'false',
@@ -389,31 +396,38 @@ try {
   // shows them; the volatility history of crypto-data is cached by the service after the first
   // request, the cursor-signing key likewise, the audit entries of transactions go out in batches),
   // with the same parameters, and the body the service answered.
-  const tenantId = (await admin.query(`SELECT tenant_id FROM ${schema}.account WHERE id = $1`, [accountId]))
-    .rows[0].tenant_id;
+  const tenantId = PGLITE
+    ? undefined
+    : (await admin.query(`SELECT tenant_id FROM ${schema}.account WHERE id = $1`, [accountId])).rows[0]
+        .tenant_id;
   const portfoliosBody = (await get('/api/portfolios')).text;
-  // Not in the short form (CI, errors only): a floor is a reference, not the service.
-  const floorRoutes = SHORT
-    ? {}
-    : {
-        'GET transactions (page of 100)': {
-          path: 'floor/transactions',
-          body: (await get(`/v1/api/account/${accountId}/transactions?limit=100`)).text,
-          queries: [
-            { sql: 'SELECT * FROM account WHERE tenant_id = $1 AND id = $2', params: [tenantId, accountId] },
-            {
-              sql: `SELECT account_id, transaction_id, symbol, direction, amount, price_usd, fee_usd, occurred_at, transfer_id FROM "transaction" WHERE tenant_id = $1 AND account_id = $2
+  // Not in the short form (CI, errors only): a floor is a reference, not the service. Not on PGlite:
+  // the floors run their SQL on a PostgreSQL server.
+  const floorRoutes =
+    SHORT || PGLITE
+      ? {}
+      : {
+          'GET transactions (page of 100)': {
+            path: 'floor/transactions',
+            body: (await get(`/v1/api/account/${accountId}/transactions?limit=100`)).text,
+            queries: [
+              {
+                sql: 'SELECT * FROM account WHERE tenant_id = $1 AND id = $2',
+                params: [tenantId, accountId],
+              },
+              {
+                sql: `SELECT account_id, transaction_id, symbol, direction, amount, price_usd, fee_usd, occurred_at, transfer_id FROM "transaction" WHERE tenant_id = $1 AND account_id = $2
        ORDER BY occurred_at, transaction_id LIMIT $3`,
-              params: [tenantId, accountId, 101],
-            },
-          ],
-        },
-        'GET /api/crypto-data/bitcoin,ethereum,solana': {
-          path: 'floor/crypto-data',
-          body: (await get('/api/crypto-data/bitcoin,ethereum,solana')).text,
-          queries: [
-            {
-              sql: `SELECT
+                params: [tenantId, accountId, 101],
+              },
+            ],
+          },
+          'GET /api/crypto-data/bitcoin,ethereum,solana': {
+            path: 'floor/crypto-data',
+            body: (await get('/api/crypto-data/bitcoin,ethereum,solana')).text,
+            queries: [
+              {
+                sql: `SELECT
   a.id AS "assetId", a.coingecko_id AS "coingeckoId", a.symbol, a.name,
   a.circulating_supply AS "circulatingSupply", a.total_supply AS "totalSupply", a.max_supply AS "maxSupply",
   a.developer_data AS "developerData", a.community_data AS "communityData",
@@ -423,24 +437,24 @@ try {
   s.source
          FROM asset a JOIN market_snapshot s ON s.asset_id = a.id
         WHERE a.coingecko_id = ANY($1::text[])`,
-              params: [['bitcoin', 'ethereum', 'solana']],
-            },
-          ],
-        },
-        'GET /api/portfolios': {
-          path: 'floor/portfolios',
-          body: portfoliosBody,
-          queries: [
-            {
-              sql: `SELECT p.id, p.name, a.symbol, a.percentage
+                params: [['bitcoin', 'ethereum', 'solana']],
+              },
+            ],
+          },
+          'GET /api/portfolios': {
+            path: 'floor/portfolios',
+            body: portfoliosBody,
+            queries: [
+              {
+                sql: `SELECT p.id, p.name, a.symbol, a.percentage
            FROM portfolio p LEFT JOIN portfolio_allocation a ON a.portfolio_id = p.id
           WHERE p.tenant_id = $1
           ORDER BY p.created_at, p.id, a.percentage DESC, a.symbol`,
-              params: [tenantId],
-            },
-          ],
-        },
-      };
+                params: [tenantId],
+              },
+            ],
+          },
+        };
   const floorDir = mkdtempSync(join(tmpdir(), 'cass-floor-'));
   const floorSpec = {
     databaseUrl: DATABASE_URL,
@@ -559,7 +573,7 @@ try {
   const [http, nest] = results;
   const pct = (a, b) => `${((100 * a) / b).toFixed(1)}%`;
   console.log(
-    `\nLoad benchmark: ${DURATION}s per run, ${CONNECTIONS} connections for req/s, paced ${FIXED_RATE} req/s for latency, PostgreSQL, LOG_LEVEL=info, ${canPin ? `servers on CPU 1, load generator on CPU 0, database ${databaseCore.reason ? `not moved (${databaseCore.reason})` : 'on CPU 0'}` : 'not pinned to cores'}\n`,
+    `\nLoad benchmark: ${DURATION}s per run, ${CONNECTIONS} connections for req/s, paced ${FIXED_RATE} req/s for latency, ${PGLITE ? 'embedded PGlite' : 'PostgreSQL'}, LOG_LEVEL=info, ${canPin ? `servers on CPU 1, load generator on CPU 0, database ${databaseCore.reason ? `not moved (${databaseCore.reason})` : 'on CPU 0'}` : 'not pinned to cores'}\n`,
   );
   console.log(
     `| endpoint | req/s @${CONNECTIONS} conn | p50 ms @${FIXED_RATE}/s | p99 ms @${FIXED_RATE}/s | vs node:http | vs bare Nest | errors |`,
@@ -594,7 +608,7 @@ try {
   const balances = results.find((r) => r.name.startsWith('GET balances'));
   const roundRatios = balances.rounds.map((rps, i) => pct(rps, nest.rounds[i]));
   console.log(
-    `\nbalances (cached): ${pct(balances.rps, nest.rps)} of the bare NestJS app (target ≥ 70%; rounds ${roundRatios.join(', ')}), p99 ${balances.p99.toFixed(1)} ms at ${FIXED_RATE}/s (target < 10 ms; rounds ${balances.p99Rounds.map((v) => v.toFixed(1)).join(', ')}; bare NestJS ${nest.p99Rounds.map((v) => v.toFixed(1)).join(', ')})`,
+    `\nbalances (cached): ${pct(balances.rps, nest.rps)} of the bare NestJS app (target ≥ 70%; rounds ${roundRatios.join(', ')}), p99 ${balances.p99.toFixed(1)} ms at ${FIXED_RATE}/s (target ≤ ${PGLITE ? 15 : 10} ms; rounds ${balances.p99Rounds.map((v) => v.toFixed(1)).join(', ')}; bare NestJS ${nest.p99Rounds.map((v) => v.toFixed(1)).join(', ')})`,
   );
   const cpu = (runs) => median(runs.map((r) => r.cpuPerRequest ?? NaN));
   if (!Number.isNaN(cpu(balancesRounds)) && !Number.isNaN(cpu(nestRounds))) {
@@ -624,8 +638,9 @@ try {
   await Promise.all(
     children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
   );
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
-  await admin.end();
+  await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+  await admin?.end();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   if (profileDir) {
     const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
     if (file) {
