@@ -1,15 +1,22 @@
 /**
- * The work the compute pool runs (compute.worker.ts), as plain data in and out: the cost-basis
- * engine and the tax figures made from it for the heavy endpoints (gains report, Form 8949 as
- * JSON (its lines already as the report lists them) or CSV, Form 1099-DA reconciliation, open lots, harvesting candidates). Imports only
- * src/domain, so the worker thread loads no framework, database or configuration; the functions
- * are the very ones the request thread called before, over entries decoded from the compact
- * ledger (domain/cost-basis/ledger-encoding.ts), so the figures are the same bit for bit.
+ * The work the compute pool runs (compute.worker.ts), as plain data in and out. What runs here
+ * (issue 28: every computation whose cost grows with a tenant's history):
+ * - the tax figures of the heavy endpoints: gains report, Form 8949 as JSON (its lines already as
+ *   the report lists them), CSV or PDF, the Form 1099-DA check and reconciliation, open lots,
+ *   harvesting candidates, the client statement PDF (tax module, statements);
+ * - the safe-harbor allocation (`safeHarbor`) and a lot selection's check (`lotSelectionCheck`:
+ *   the disposal and the lots open just before it) (cost-basis module);
+ * - the balances every write recomputes (`balanceSnapshots`: refresh, import, election, lot
+ *   selection, safe-harbor confirmation, deletion; ledger HistoryWriter).
+ * Imports only src/domain, so the worker thread loads no framework, database or configuration; the
+ * functions are the very ones the request thread called before, over entries decoded from the
+ * compact ledger (domain/cost-basis/ledger-encoding.ts), so the figures are the same bit for bit.
  *
  * What crosses threads is what a structured clone keeps: no Decimal (sent as its exact text and
  * revived with reviveLineTotals/reviveForm8949Line), no array with extra properties (a lot
  * selection's recordedAt travels beside its picks), no function (methodFor is rebuilt from the
- * elections with methodForElections).
+ * elections with methodForElections). A Date comes back as a Date, of the process's main realm:
+ * what the request thread stores is revived into its own (reviveSnapshots, reviveSafeHarborAllocation).
  */
 import type { Decimal } from 'decimal.js';
 import { computeBalanceSnapshots, type Snapshot } from '../../domain/balances/index.js';
