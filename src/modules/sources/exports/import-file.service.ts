@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MARKET_PRICES, type MarketPricesPort } from '../../../common/ports/market-prices.port.js';
 import type { ImportParseResult } from './export-files.js';
 import { ImportParsePool } from './import-parse-pool.js';
-import { reviveParseResult } from './import-parse.worker.js';
+import { parseResultOf } from './import-parse.worker.js';
 
 /**
  * Parses an import file with the market store's daily USD prices (income, crypto-to-crypto trades,
@@ -23,7 +23,7 @@ export class ImportFileService {
   ): Promise<ImportParseResult> {
     const task = { text, now: options.now, format: options.format };
     const first = await this.parser.run({ ...task, prices: null }, options.onProgress);
-    if (first.wanted.length === 0) return reviveParseResult(first.result);
+    if (first.wanted.length === 0) return parseResultOf(first);
     const dates = first.wanted.flatMap(([, days]) => days).sort();
     const history = await this.market.dailyHistory(
       first.wanted.map(([symbol]) => symbol),
@@ -33,6 +33,6 @@ export class ImportFileService {
     const prices = [...history].map(
       ([symbol, days]) => [symbol, days.map((d) => [d.date, d.priceUsd] as const)] as const,
     );
-    return reviveParseResult((await this.parser.run({ ...task, prices }, options.onProgress)).result);
+    return parseResultOf(await this.parser.run({ ...task, prices }, options.onProgress));
   }
 }
