@@ -20,6 +20,8 @@ const { values: args } = parseArgs({
     transactions: { type: 'string', default: '30000' },
     runs: { type: 'string', default: '3' },
     year: { type: 'string', default: '2024' },
+    // Only the HTTP endpoints whose name contains this text (and no in-process split).
+    only: { type: 'string' },
   },
 });
 const COUNT = Number(args.transactions);
@@ -120,7 +122,16 @@ try {
       '/v1/api/report-snapshots',
       JSON.stringify({ kind: 'gains', taxYear: YEAR, accountId }),
     ],
-  ];
+    // The safe-harbor proposal: the engine twice over the tenant's ledger (universal and per account).
+    ['safe harbor (proposal)', 'GET', '/taip/safe-harbor-allocation'],
+    // A method election: the account's balances recomputed from its whole history in the write.
+    [
+      'method election (balances recomputed)',
+      'POST',
+      '/taip/cost-basis-method',
+      JSON.stringify({ method: 'hifo', effective_from: '2099-01-01', account_id: accountId }),
+    ],
+  ].filter(([name]) => args.only === undefined || name.includes(args.only));
   const http = {};
   for (const [name, method, path, body] of endpoints) {
     const runs = [];
@@ -147,6 +158,13 @@ try {
     };
   }
 
+  if (args.only !== undefined) {
+    console.log(JSON.stringify({ database: 'postgres', transactions: COUNT, http }, null, 2));
+    await app.close();
+    await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+    await admin.end();
+    process.exit(0);
+  }
   // In process: the parts of a report on the request thread (p50 of RUNS).
   const ledger = app.get(LedgerService);
   const p50 = async (action) => {

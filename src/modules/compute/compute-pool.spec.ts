@@ -1,15 +1,19 @@
 /**
  * The compute pool answers what the request thread computed before (issue 28: the same figures
- * bit for bit). The worker runs from dist/ (npm test builds it first), on a ledger encoded and
+ * bit for bit): the tax reports, and the safe-harbor allocation, a lot selection's check and the
+ * balances a write recomputes. The worker runs from dist/ (npm test builds it first), on a ledger encoded and
  * moved to it, with elections, lot selections (one recorded late) and a transfer between accounts;
  * each answer is compared with the domain functions called directly on the original entries.
  */
 import { loadConfig } from '../../config/app-config.js';
+import { computeBalanceSnapshots } from '../../domain/balances/index.js';
 import {
   computeCostBasis,
+  computeSafeHarborAllocation,
   encodeLedger,
   lotSelectionKey,
   methodForElections,
+  sortForProcessing,
   type LedgerEntry,
   type LotSelection,
   type MethodElection,
@@ -29,7 +33,7 @@ import {
   type TaxAccount,
 } from '../../domain/tax/index.js';
 import { computeWorkerFilename, ComputePool } from './compute-pool.js';
-import type { MethodData, OpenLotsData, TaxYearData } from './compute-tasks.js';
+import { selectionsData, type MethodData, type OpenLotsData, type TaxYearData } from './compute-tasks.js';
 
 const ACCOUNTS: TaxAccount[] = [
   { id: 'acct-a', syncStatus: 'synced', address: null, chain: null },
@@ -258,5 +262,127 @@ describe('ComputePool', () => {
     });
     expect(harvest.window?.items).toEqual(candidates);
     expect(harvest).toMatchObject({ ...sums, candidateLots: candidates.length });
+  });
+
+  describe('the cost-basis choices and the balances (safe harbor, lot selections, writes)', () => {
+    // 2025: acct-a buys and sells after the transition, so the per-wallet books start from the allocation.
+    const later = [
+      ledgerEntry({
+        tx: 'y25-buy',
+        at: '2025-02-01T00:00:00Z',
+        direction: 'buy',
+        amount: '0.5',
+        priceUsd: '2000',
+        account: 'acct-a',
+      }),
+      ledgerEntry({
+        tx: 'y25-sell',
+        at: '2025-03-01T00:00:00Z',
+        direction: 'sell',
+        amount: '0.2',
+        priceUsd: '2500',
+        account: 'acct-a',
+      }),
+      ledgerEntry({
+        tx: 'y25-buy-2',
+        at: '2025-04-01T00:00:00Z',
+        direction: 'buy',
+        amount: '0.1',
+        priceUsd: '2600',
+        account: 'acct-a',
+      }),
+    ];
+    const all = [...entries, ...later];
+    const allocation = computeSafeHarborAllocation({
+      entries: all,
+      universalMethod: 'hifo',
+      methodFor: methodForElections(ELECTIONS),
+      selections,
+      accountOrder: ['acct-b', 'acct-a'],
+    });
+
+    it('proposes the same safe-harbor allocation as the domain does directly', async () => {
+      expect(allocation.positions.length).toBeGreaterThan(0);
+      expect(allocation.firstDisposalAt).toEqual(new Date('2025-03-01T00:00:00Z'));
+      const pooled = await pool.run({
+        kind: 'safeHarbor',
+        input: {
+          ledger: encodeLedger(all),
+          universalMethod: 'hifo',
+          elections: ELECTIONS,
+          selections: selectionsData(selections),
+          accountOrder: ['acct-b', 'acct-a'],
+        },
+      });
+      expect(pooled).toEqual(allocation);
+    });
+
+    it('recomputes the same balances as the domain does directly, with the allocation as transition', async () => {
+      const input = {
+        entries: all,
+        accountIds: ['acct-a', 'acct-b'],
+        pricesUsd: new Map([['BTC', '1234.5']]),
+        reportedBalances: new Map([
+          ['acct-a', null],
+          ['acct-b', { BTC: '1', ETH: '2' }],
+        ]),
+        computedAt: new Date('2025-06-01T00:00:00Z'),
+        elections: ELECTIONS,
+        selections,
+        transition: allocation.transition,
+      };
+      const direct = computeBalanceSnapshots(input);
+      // The transition moved the books (else this would not test it): without it acct-a's basis differs.
+      expect(computeBalanceSnapshots({ ...input, transition: undefined })).not.toEqual(direct);
+      const pooled = await pool.run({
+        kind: 'balanceSnapshots',
+        input: {
+          ledger: encodeLedger(all),
+          accountIds: input.accountIds,
+          pricesUsd: [...input.pricesUsd],
+          reportedBalances: [...input.reportedBalances],
+          computedAt: input.computedAt,
+          elections: ELECTIONS,
+          selections: selectionsData(selections),
+          transition: allocation.transition,
+        },
+      });
+      expect(pooled).toEqual(direct);
+    });
+
+    it("finds a lot selection's disposal and the lots open just before it as the engine does directly", async () => {
+      const sorted = sortForProcessing(all);
+      const index = sorted.findIndex((e) => e.transactionId === 'y25-sell');
+      const others = new Map(selections);
+      const direct = computeCostBasis(sorted.slice(0, index), {
+        method: 'fifo',
+        methodFor: methodForElections(ELECTIONS),
+        selections: others,
+        transition: allocation.transition,
+      }).openLots.filter((lot) => lot.accountId === 'acct-a' && lot.symbol === 'BTC');
+      expect(direct.length).toBeGreaterThan(1);
+      const check = (transactionId: string, lotIds: string[]) =>
+        pool.run({
+          kind: 'lotSelectionCheck',
+          input: {
+            ledger: encodeLedger(all),
+            accountId: 'acct-a',
+            transactionId,
+            elections: ELECTIONS,
+            selections: selectionsData(others),
+            transition: allocation.transition,
+            lotIds,
+          },
+        });
+      const answer = await check('y25-sell', [direct[0]!.lotId!, 'y25-buy-2', 'y25-buy', 'nowhere']);
+      expect(answer).toEqual({
+        found: true,
+        disposal: sorted[index],
+        openLots: direct,
+        // y25-buy came before the sale; y25-buy-2 after it.
+        acquiredAfter: ['y25-buy-2'],
+      });
+      await expect(check('not-a-transaction', [])).resolves.toEqual({ found: false });
+    });
   });
 });

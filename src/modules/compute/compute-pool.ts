@@ -1,7 +1,7 @@
 /**
  * Where the cost-basis engine runs for the heavy endpoints (issue 28 item 1): a pool of worker
- * threads (piscina), so a gains report, a Form 8949, a reconciliation or a list of lots on a long
- * history never holds the request thread (liveness, cached reads and every other request go on
+ * threads (piscina), so a gains report, a Form 8949, a reconciliation, a list of lots, the
+ * safe-harbor allocation or the balances of a write on a long history never holds the request thread (liveness, cached reads and every other request go on
  * meanwhile). The ledger goes over as a compact columnar encoding whose buffers are moved, not
  * copied (domain/cost-basis/ledger-encoding.ts); the tasks are compute-tasks.ts. Admission (who
  * may run now) is HeavyWorkAdmission's, in front of the ledger's read.

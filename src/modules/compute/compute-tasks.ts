@@ -1,20 +1,31 @@
 /**
- * The work the compute pool runs (compute.worker.ts), as plain data in and out: the cost-basis
- * engine and the tax figures made from it for the heavy endpoints (gains report, Form 8949 as
- * JSON (its lines already as the report lists them) or CSV, Form 1099-DA reconciliation, open lots, harvesting candidates). Imports only
- * src/domain, so the worker thread loads no framework, database or configuration; the functions
- * are the very ones the request thread called before, over entries decoded from the compact
- * ledger (domain/cost-basis/ledger-encoding.ts), so the figures are the same bit for bit.
+ * The work the compute pool runs (compute.worker.ts), as plain data in and out. What runs here
+ * (issue 28: every computation whose cost grows with a tenant's history):
+ * - the tax figures of the heavy endpoints: gains report, Form 8949 as JSON (its lines already as
+ *   the report lists them), CSV or PDF, the Form 1099-DA check and reconciliation, open lots,
+ *   harvesting candidates, the client statement PDF (tax module, statements);
+ * - the safe-harbor allocation (`safeHarbor`) and a lot selection's check (`lotSelectionCheck`:
+ *   the disposal and the lots open just before it) (cost-basis module);
+ * - the balances every write recomputes (`balanceSnapshots`: refresh, import, election, lot
+ *   selection, safe-harbor confirmation, deletion; ledger HistoryWriter).
+ * Imports only src/domain, so the worker thread loads no framework, database or configuration; the
+ * functions are the very ones the request thread called before, over entries decoded from the
+ * compact ledger (domain/cost-basis/ledger-encoding.ts), so the figures are the same bit for bit.
  *
  * What crosses threads is what a structured clone keeps: no Decimal (sent as its exact text and
  * revived with reviveLineTotals/reviveForm8949Line), no array with extra properties (a lot
  * selection's recordedAt travels beside its picks), no function (methodFor is rebuilt from the
- * elections with methodForElections).
+ * elections with methodForElections). A Date comes back as a Date, of the process's main realm:
+ * what the request thread stores is revived into its own (reviveSnapshots, reviveSafeHarborAllocation).
  */
 import type { Decimal } from 'decimal.js';
+import { computeBalanceSnapshots, type Snapshot } from '../../domain/balances/index.js';
 import {
+  compareForProcessing,
   computeCostBasis,
+  computeSafeHarborAllocation,
   decodeLedger,
+  DEFAULT_COST_BASIS_METHOD,
   methodForElections,
   type BasisTransition,
   type CostBasisMethod,
@@ -23,6 +34,8 @@ import {
   type LotPick,
   type LotSelection,
   type MethodElection,
+  type OpenLot,
+  type SafeHarborAllocation,
 } from '../../domain/cost-basis/index.js';
 import { toExact } from '../../domain/money/exact-decimal.js';
 import {
@@ -102,6 +115,45 @@ export interface OpenLotsData extends MethodData {
   readonly after: ListPosition | null;
 }
 
+/** The safe-harbor allocation's input (cost-basis SafeHarborService): the tenant's whole ledger and choices. */
+export interface SafeHarborData {
+  readonly ledger: EncodedLedger;
+  readonly universalMethod: CostBasisMethod;
+  /** Every election of the tenant (the per-account engine: what each account holds on 2025-01-01). */
+  readonly elections: readonly MethodElection[];
+  readonly selections: readonly SelectionData[];
+  /** The order the accounts are filled in (the order they were linked). */
+  readonly accountOrder: readonly string[];
+}
+
+/**
+ * A lot selection's check (cost-basis LotSelectionsService): the account's transfer-linked ledger,
+ * the disposal named, and the lots open in the account just before it.
+ */
+export interface LotSelectionCheckData {
+  readonly ledger: EncodedLedger;
+  readonly accountId: string;
+  readonly transactionId: string;
+  readonly elections: readonly MethodElection[];
+  /** The tenant's selections but the disposal's own (the one being recorded replaces it). */
+  readonly selections: readonly SelectionData[];
+  readonly transition: BasisTransition | undefined;
+  /** The lot ids picked: the answer says which of them were acquired after the disposal. */
+  readonly lotIds: readonly string[];
+}
+
+/** Balances of accounts from their transfer-linked ledger (ledger HistoryWriter, on every write). */
+export interface BalanceSnapshotsData {
+  readonly ledger: EncodedLedger;
+  readonly accountIds: readonly string[];
+  readonly pricesUsd: readonly (readonly [string, string])[];
+  readonly reportedBalances: readonly (readonly [string, Readonly<Record<string, string>> | null])[];
+  readonly computedAt: Date;
+  readonly elections: readonly MethodElection[];
+  readonly selections: readonly SelectionData[];
+  readonly transition: BasisTransition | undefined;
+}
+
 export type ComputeTask =
   | { readonly kind: 'gains'; readonly input: TaxYearData }
   | { readonly kind: 'form8949'; readonly input: TaxYearData }
@@ -129,7 +181,10 @@ export type ComputeTask =
       readonly input: OpenLotsData;
       readonly minLossUsd: string;
       readonly washSale: WashSaleTreatment;
-    };
+    }
+  | { readonly kind: 'safeHarbor'; readonly input: SafeHarborData }
+  | { readonly kind: 'lotSelectionCheck'; readonly input: LotSelectionCheckData }
+  | { readonly kind: 'balanceSnapshots'; readonly input: BalanceSnapshotsData };
 
 // ---- Outputs ------------------------------------------------------------------------------------
 
@@ -215,6 +270,24 @@ export interface HarvestingOutcome extends Omit<HarvestingSummary, 'candidates'>
   readonly window: ListWindow<HarvestingCandidate> | null;
 }
 
+/** The disposal a lot selection names, and the lots open in its account and asset just before it. */
+export type LotSelectionCheckOutcome =
+  | { readonly found: false }
+  | {
+      readonly found: true;
+      readonly disposal: LedgerEntry;
+      /** The account's open lots of the disposal's asset just before it (the engine's order). */
+      readonly openLots: readonly OpenLot[];
+      /** Of the lot ids asked about, those whose origin is a later transaction of the asset. */
+      readonly acquiredAfter: readonly string[];
+    };
+
+/** The disposal's time in the request thread's realm (it is compared and shown, never stored). */
+export const reviveLotSelectionCheck = (outcome: LotSelectionCheckOutcome): LotSelectionCheckOutcome =>
+  outcome.found
+    ? { ...outcome, disposal: { ...outcome.disposal, timestamp: sameInstant(outcome.disposal.timestamp) } }
+    : outcome;
+
 export type ComputeOutcome =
   | GainsOutcome
   | Form8949Outcome
@@ -225,7 +298,10 @@ export type ComputeOutcome =
   | Form1099DaCheckOutcome
   | Form1099DaOutcome
   | LotsOutcome
-  | HarvestingOutcome;
+  | HarvestingOutcome
+  | SafeHarborAllocation
+  | LotSelectionCheckOutcome
+  | Snapshot[];
 
 /** What each task answers. */
 export interface ComputeOutcomes {
@@ -239,6 +315,9 @@ export interface ComputeOutcomes {
   form1099Da: Form1099DaOutcome;
   lots: LotsOutcome;
   harvesting: HarvestingOutcome;
+  safeHarbor: SafeHarborAllocation;
+  lotSelectionCheck: LotSelectionCheckOutcome;
+  balanceSnapshots: Snapshot[];
 }
 
 // ---- Decimals across threads --------------------------------------------------------------------
@@ -281,18 +360,68 @@ export const reviveForm8949Line = (line: Form8949LineData): Form8949Line => ({
   gainUsd: toExact(line.gainUsd),
 });
 
+// ---- Dates across threads -----------------------------------------------------------------------
+
+/*
+ * A Date that crossed threads is deserialised in the process's main realm. That is the caller's own
+ * realm in the service; under Jest (each test file in a vm context of its own) it is not, and a
+ * database driver's `instanceof Date` then fails. What the request thread stores is revived here
+ * into its realm's Date (same instant): per snapshot or lot, negligible next to the computation.
+ */
+const sameInstant = (at: Date): Date => new Date(at.getTime());
+
+/** The balance snapshots of a balanceSnapshots task, as stored by the writer. */
+export const reviveSnapshots = (snapshots: readonly Snapshot[]): Snapshot[] =>
+  snapshots.map((snapshot) => ({ ...snapshot, lastUpdatedOn: sameInstant(snapshot.lastUpdatedOn) }));
+
+/** The safe-harbor allocation of a safeHarbor task (its lots are stored on confirmation). */
+export function reviveSafeHarborAllocation(allocation: SafeHarborAllocation): SafeHarborAllocation {
+  const lot = <T extends { readonly acquiredAt: Date }>(l: T): T => ({
+    ...l,
+    acquiredAt: sameInstant(l.acquiredAt),
+  });
+  return {
+    ...allocation,
+    transitionAt: sameInstant(allocation.transitionAt),
+    firstDisposalAt: allocation.firstDisposalAt && sameInstant(allocation.firstDisposalAt),
+    positions: allocation.positions.map((p) => ({
+      ...p,
+      lots: p.lots.map(lot),
+      perAccountLots: p.perAccountLots.map(lot),
+    })),
+    assets: allocation.assets.map((a) => ({ ...a, excessLots: a.excessLots.map(lot) })),
+    transition: { at: sameInstant(allocation.transition.at), lots: allocation.transition.lots.map(lot) },
+  };
+}
+
+// ---- Selections across threads ------------------------------------------------------------------
+
+/** The engine's selections as data: a selection's recordedAt travels beside its picks. */
+export function selectionsData(selections: ReadonlyMap<string, LotSelection>): SelectionData[] {
+  return [...selections].map(([key, selection]) => ({
+    key,
+    picks: [...selection],
+    recordedAt: selection.recordedAt,
+  }));
+}
+
+/** The engine's selections again (selectionsData's inverse), in the same order. */
+function selectionsMap(selections: readonly SelectionData[]): Map<string, LotSelection> {
+  return new Map<string, LotSelection>(
+    selections.map((s) => [
+      s.key,
+      s.recordedAt === undefined ? [...s.picks] : Object.assign([...s.picks], { recordedAt: s.recordedAt }),
+    ]),
+  );
+}
+
 // ---- The work -----------------------------------------------------------------------------------
 
 function engineOptions(data: MethodData) {
   return {
     method: data.method,
     methodFor: data.elections === undefined ? undefined : methodForElections(data.elections),
-    selections: new Map<string, LotSelection>(
-      data.selections.map((s) => [
-        s.key,
-        s.recordedAt === undefined ? [...s.picks] : Object.assign([...s.picks], { recordedAt: s.recordedAt }),
-      ]),
-    ),
+    selections: selectionsMap(data.selections),
     transition: data.transition,
   };
 }
@@ -439,6 +568,68 @@ function harvesting(data: OpenLotsData, minLossUsd: string, washSale: WashSaleTr
   };
 }
 
+/** What SafeHarborService computed on the request thread before: the same call over the decoded ledger. */
+function safeHarbor(data: SafeHarborData): SafeHarborAllocation {
+  return computeSafeHarborAllocation({
+    entries: decodeLedger(data.ledger),
+    universalMethod: data.universalMethod,
+    methodFor: methodForElections(data.elections),
+    selections: selectionsMap(data.selections),
+    accountOrder: data.accountOrder,
+  });
+}
+
+/**
+ * The disposal and the lots open just before it, as LotSelectionsService checked a selection on
+ * the request thread before: the entries in processing order, the engine over those before the
+ * disposal (the elections, the other selections, the transition for a 2025+ disposal only).
+ */
+function lotSelectionCheck(data: LotSelectionCheckData): LotSelectionCheckOutcome {
+  const sorted = decodeLedger(data.ledger).sort(compareForProcessing);
+  const index = sorted.findIndex(
+    (e) => e.accountId === data.accountId && e.transactionId === data.transactionId,
+  );
+  if (index < 0) return { found: false };
+  const disposal = sorted[index]!;
+  const result = computeCostBasis(sorted.slice(0, index), {
+    method: DEFAULT_COST_BASIS_METHOD,
+    methodFor: methodForElections(data.elections),
+    selections: selectionsMap(data.selections),
+    // The lots open just before a 2025+ disposal are the allocated ones (the engine would apply
+    // the transition after `before`'s last entry even for an earlier disposal: not then).
+    transition:
+      data.transition && disposal.timestamp.getTime() >= data.transition.at.getTime()
+        ? data.transition
+        : undefined,
+  });
+  const later = sorted.slice(index + 1);
+  return {
+    found: true,
+    disposal,
+    openLots: result.openLots.filter(
+      (lot) => lot.accountId === disposal.accountId && lot.symbol === disposal.symbol,
+    ),
+    acquiredAfter: data.lotIds.filter((lotId) => {
+      const origin = lotId.replace(/#\d+$/, '');
+      return later.some((e) => e.transactionId === origin && e.symbol === disposal.symbol);
+    }),
+  };
+}
+
+/** What HistoryWriter computed on the request thread before: the same call over the decoded ledger. */
+function balanceSnapshots(data: BalanceSnapshotsData): Snapshot[] {
+  return computeBalanceSnapshots({
+    entries: decodeLedger(data.ledger),
+    accountIds: data.accountIds,
+    pricesUsd: new Map(data.pricesUsd),
+    reportedBalances: new Map(data.reportedBalances),
+    computedAt: data.computedAt,
+    elections: data.elections,
+    selections: selectionsMap(data.selections),
+    transition: data.transition,
+  });
+}
+
 /**
  * Runs one task: what the worker thread calls, and what a test compares the pool's answer with.
  * Synchronous but for the PDF (pdfkit writes to a stream).
@@ -465,5 +656,11 @@ export function runComputeTask(task: ComputeTask): ComputeOutcome | Promise<Comp
       return lots(task.input);
     case 'harvesting':
       return harvesting(task.input, task.minLossUsd, task.washSale);
+    case 'safeHarbor':
+      return safeHarbor(task.input);
+    case 'lotSelectionCheck':
+      return lotSelectionCheck(task.input);
+    case 'balanceSnapshots':
+      return balanceSnapshots(task.input);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Admission of heavy work (issue 28 item 2; docs/reports.md, "Heavy work"): every request whose
  * cost grows with a tenant's history (gains report, Form 8949, Form 1099-DA reconciliation, lots,
- * harvesting candidates, report snapshots) holds one slot of a fair queue keyed by tenant from
+ * harvesting candidates, report snapshots, the safe-harbor allocation, a lot selection) holds one slot of a fair queue keyed by tenant from
  * reading the ledger to the answer, so the cap bounds the database reads and the memory too, not
  * only the compute pool. At most HEAVY_WORK_SLOTS run at once on the instance and
  * HEAVY_WORK_PER_TENANT per tenant; the others wait, served round-robin across tenants. A tenant

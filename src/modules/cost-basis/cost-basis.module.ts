@@ -9,10 +9,13 @@
  * transaction as the balances they change, so the balances, the gains report and Form 8949 always
  * agree. Reads accounts through their face (AccountsService) and the choices through LedgerService;
  * asks report-snapshots (SnapshottedYears) whether a late lot identification's year is closed.
+ * The engine runs in the compute pool (ComputeModule): the safe-harbor allocation and a lot
+ * selection's check, each inside a heavy-work slot of the tenant (issue 28).
  */
 import { Module } from '@nestjs/common';
 import { CursorCodec } from '../../common/pagination/cursor-codec.js';
 import { AccountsModule } from '../accounts/index.js';
+import { ComputeModule } from '../compute/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { SnapshottedYearsModule } from '../report-snapshots/index.js';
 import { CostBasisMethodController } from './elections/cost-basis-method.controller.js';
@@ -23,7 +26,7 @@ import { SafeHarborController } from './safe-harbor/safe-harbor.controller.js';
 import { SafeHarborService } from './safe-harbor/safe-harbor.service.js';
 
 @Module({
-  imports: [AccountsModule, LedgerModule, SnapshottedYearsModule],
+  imports: [AccountsModule, ComputeModule, LedgerModule, SnapshottedYearsModule],
   controllers: [CostBasisMethodController, LotSelectionsController, SafeHarborController],
   providers: [CostBasisMethodService, LotSelectionsService, SafeHarborService, CursorCodec],
 })

@@ -12,6 +12,7 @@
  * queries without a tenant id.
  */
 import { Module } from '@nestjs/common';
+import { ComputeModule } from '../compute/index.js';
 import { MarketModule } from '../market/index.js';
 import { BalancesReadCache } from './balances/balances-read.cache.js';
 import { LedgerService } from './ledger.service.js';
@@ -27,8 +28,9 @@ import { LedgerWriter } from './writer/ledger-writer.service.js';
 import { RefreshStateRepository } from './writer/refresh-state.repository.js';
 
 @Module({
-  // The writer values balances at the stored prices (the MARKET_PRICES port).
-  imports: [MarketModule],
+  // The writer values balances at the stored prices (the MARKET_PRICES port) and computes them in
+  // the compute pool (ComputeModule imports no module: no cycle).
+  imports: [ComputeModule, MarketModule],
   providers: [
     TransactionsRepository,
     BalanceSnapshotsRepository,

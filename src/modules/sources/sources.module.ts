@@ -35,6 +35,7 @@ import { SandboxConnector } from './sandbox/sandbox.connector.js';
 import { SOLANA_SYNC_TIMEOUT_MS, SolanaConnector } from './solana/solana.connector.js';
 import { SolanaRpcClient } from './solana/solana-rpc.client.js';
 import { ImportFileService } from './exports/import-file.service.js';
+import { ImportParsePool } from './exports/import-parse-pool.js';
 
 @Module({
   imports: [LedgerModule, MarketModule, JobsModule],
@@ -96,6 +97,7 @@ import { ImportFileService } from './exports/import-file.service.js';
     RefreshService,
     RefreshScheduler,
     ImportFileService,
+    ImportParsePool,
     SourceSchedules,
   ],
   exports: [

@@ -6,10 +6,9 @@ import {
   DEFAULT_COST_BASIS_METHOD,
   electionInForce,
   type CostBasisMethod,
-  type LotSelection,
   type MethodElection,
 } from '../../domain/cost-basis/index.js';
-import type { MethodData } from '../compute/index.js';
+import { selectionsData, type MethodData } from '../compute/index.js';
 import { LedgerService } from '../ledger/index.js';
 
 export interface AccountSelector {
@@ -49,15 +48,6 @@ export interface ReportMethod {
    * disposals) and the confirmed safe-harbor allocation (like selections, a fact of identification).
    */
   readonly data: MethodData;
-}
-
-/** The engine's selections as data: a selection's recordedAt travels beside its picks. */
-function selectionsData(selections: ReadonlyMap<string, LotSelection>): MethodData['selections'] {
-  return [...selections].map(([key, selection]) => ({
-    key,
-    picks: [...selection],
-    recordedAt: selection.recordedAt,
-  }));
 }
 
 /** Only what methodForElections reads (not who recorded it). */

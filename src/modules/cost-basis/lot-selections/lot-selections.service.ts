@@ -3,6 +3,9 @@
  * lots an advisor chose for a disposal. Recording one checks it against the lots open in the
  * account just before the disposal (under the elections and the other selections) and recomputes
  * the balances under it in the same transaction, through the ledger's one writer (LedgerWriter).
+ * The check (the disposal found in processing order, the engine over what precedes it) runs in the
+ * compute pool's worker threads, inside a heavy-work slot of the tenant (issue 28): its cost grows
+ * with the account's history.
  *
  * Late identification (issue 27 item 6): a selection recorded after its disposal is not an
  * identification made by the time of the sale (Treas. Reg. §1.1012-1(j)(3)). It is refused for a
@@ -14,18 +17,20 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../../common/errors/domain-error.js';
 import {
-  compareForProcessing,
-  computeCostBasis,
-  DEFAULT_COST_BASIS_METHOD,
   lotSelectionKey,
-  methodForElections,
-  type BasisTransition,
   type LedgerEntry,
   type LotPick,
+  type OpenLot,
 } from '../../../domain/cost-basis/index.js';
 import { parseScaled, SCALED_ZERO, sumScaled } from '../../../domain/money/scaled-decimal.js';
 import { LedgerService, LedgerWriter, type StoredLotSelection } from '../../ledger/index.js';
 import { AccountsService } from '../../accounts/index.js';
+import {
+  ComputePool,
+  HeavyWorkAdmission,
+  reviveLotSelectionCheck,
+  selectionsData,
+} from '../../compute/index.js';
 import { SnapshottedYears } from '../../report-snapshots/index.js';
 
 export interface LotSelectionRequest {
@@ -57,6 +62,8 @@ export class LotSelectionsService {
     private readonly writer: LedgerWriter,
     private readonly snapshots: SnapshottedYears,
     private readonly clock: Clock,
+    private readonly admission: HeavyWorkAdmission,
+    private readonly pool: ComputePool,
   ) {}
 
   async list(tenantId: string, accountId: string): Promise<LotSelectionView[]> {
@@ -66,45 +73,56 @@ export class LotSelectionsService {
 
   async create(tenantId: string, request: LotSelectionRequest): Promise<LotSelectionView> {
     const account = await this.requireAccount(tenantId, request.accountId);
-    const { entries } = await this.ledger.ledgerForAccount(tenantId, account);
-    const sorted = [...entries].sort(compareForProcessing);
-    const index = sorted.findIndex(
-      (e) => e.accountId === request.accountId && e.transactionId === request.transactionId,
-    );
-    if (index < 0) {
-      throw DomainError.validation(
-        'transaction_id',
-        `transaction_id ${request.transactionId} is not a transaction of account ${request.accountId}.`,
+    return this.admission.run(tenantId, async () => {
+      const { ledger } = await this.ledger.encodedLedgerForAccount(tenantId, account);
+      const selections = await this.ledger.lotSelectionsByDisposal(tenantId);
+      // The disposal's own selection is the one being replaced: the others apply.
+      selections.delete(lotSelectionKey(request.accountId, request.transactionId));
+      const checked = reviveLotSelectionCheck(
+        await this.pool.run({
+          kind: 'lotSelectionCheck',
+          input: {
+            ledger,
+            accountId: request.accountId,
+            transactionId: request.transactionId,
+            elections: await this.ledger.costBasisElections(tenantId),
+            selections: selectionsData(selections),
+            transition: await this.ledger.safeHarborTransition(tenantId),
+            lotIds: request.lots.map((pick) => pick.lotId),
+          },
+        }),
       );
-    }
-    const disposal = sorted[index];
-    if (!DISPOSING.has(disposal.direction)) {
-      throw DomainError.validation(
-        'transaction_id',
-        `transaction_id ${request.transactionId} is a ${disposal.direction}, not a disposal (sell, fee, withdrawal or transfer_out).`,
+      if (!checked.found) {
+        throw DomainError.validation(
+          'transaction_id',
+          `transaction_id ${request.transactionId} is not a transaction of account ${request.accountId}.`,
+        );
+      }
+      const { disposal } = checked;
+      if (!DISPOSING.has(disposal.direction)) {
+        throw DomainError.validation(
+          'transaction_id',
+          `transaction_id ${request.transactionId} is a ${disposal.direction}, not a disposal (sell, fee, withdrawal or transfer_out).`,
+        );
+      }
+      const recordedAt = this.clock.now();
+      if (recordedAt.getTime() > disposal.timestamp.getTime()) {
+        await this.refuseInSnapshottedYear(tenantId, disposal);
+      }
+      this.checkAgainstOpenLots(disposal, checked.openLots, new Set(checked.acquiredAfter), request.lots);
+      return view(
+        await this.writer.recordLotSelection(tenantId, {
+          accountId: request.accountId,
+          transactionId: request.transactionId,
+          lots: request.lots.map((pick) => ({
+            lotId: pick.lotId,
+            quantity: parseScaled(pick.quantity)!.toCanonical(),
+          })),
+          recordedAt,
+          recordedBy: request.recordedBy,
+        }),
       );
-    }
-    const recordedAt = this.clock.now();
-    if (recordedAt.getTime() > disposal.timestamp.getTime()) {
-      await this.refuseInSnapshottedYear(tenantId, disposal);
-    }
-    this.checkAgainstOpenLots(disposal, sorted.slice(0, index), sorted.slice(index + 1), request.lots, {
-      elections: await this.ledger.costBasisElections(tenantId),
-      selections: await this.ledger.lotSelectionsByDisposal(tenantId),
-      transition: await this.ledger.safeHarborTransition(tenantId),
     });
-    return view(
-      await this.writer.recordLotSelection(tenantId, {
-        accountId: request.accountId,
-        transactionId: request.transactionId,
-        lots: request.lots.map((pick) => ({
-          lotId: pick.lotId,
-          quantity: parseScaled(pick.quantity)!.toCanonical(),
-        })),
-        recordedAt,
-        recordedBy: request.recordedBy,
-      }),
-    );
   }
 
   /**
@@ -142,19 +160,14 @@ export class LotSelectionsService {
 
   /**
    * 400 naming the field or the lot unless every pick names a lot open in the account just before
-   * the disposal, no lot is asked for more than it holds then, and the quantities add up to the
+   * the disposal (`openLots`, its account's lots of its asset then, from the compute pool), no lot is asked for more than it holds then, and the quantities add up to the
    * disposal's amount exactly.
    */
   private checkAgainstOpenLots(
     disposal: LedgerEntry,
-    before: readonly LedgerEntry[],
-    after: readonly LedgerEntry[],
+    openLots: readonly OpenLot[],
+    acquiredAfter: ReadonlySet<string>,
     picks: readonly LotPick[],
-    context: {
-      elections: Parameters<typeof methodForElections>[0];
-      selections: Map<string, readonly LotPick[]>;
-      transition: BasisTransition | undefined;
-    },
   ): void {
     const quantities = picks.map((pick, i) => {
       const quantity = parseScaled(pick.quantity);
@@ -163,34 +176,15 @@ export class LotSelectionsService {
       }
       return quantity;
     });
-    const selections = new Map(context.selections);
-    selections.delete(lotSelectionKey(disposal.accountId, disposal.transactionId));
-    const result = computeCostBasis(before, {
-      method: DEFAULT_COST_BASIS_METHOD,
-      methodFor: methodForElections(context.elections),
-      selections,
-      // The lots open just before a 2025+ disposal are the allocated ones (the engine would apply
-      // the transition after `before`'s last entry even for an earlier disposal: not then).
-      transition:
-        context.transition && disposal.timestamp.getTime() >= context.transition.at.getTime()
-          ? context.transition
-          : undefined,
-    });
-    const open = new Map(
-      result.openLots
-        .filter((lot) => lot.accountId === disposal.accountId && lot.symbol === disposal.symbol)
-        .map((lot) => [lot.lotId ?? lot.originTransactionId, lot]),
-    );
+    const open = new Map(openLots.map((lot) => [lot.lotId ?? lot.originTransactionId, lot]));
     const asked = new Map<string, ReturnType<typeof sumScaled>>();
     picks.forEach((pick, i) => {
       const field = `lots[${i}].lot_id`;
       const lot = open.get(pick.lotId);
       if (!lot) {
-        const origin = pick.lotId.replace(/#\d+$/, '');
-        const later = after.some((e) => e.transactionId === origin && e.symbol === disposal.symbol);
         throw DomainError.validation(
           field,
-          later
+          acquiredAfter.has(pick.lotId)
             ? `Lot ${pick.lotId} was acquired after the disposal ${disposal.transactionId}.`
             : `Lot ${pick.lotId} is not an open ${disposal.symbol} lot of the account just before the disposal ${disposal.transactionId}.`,
         );

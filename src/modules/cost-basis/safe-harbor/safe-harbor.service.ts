@@ -4,7 +4,9 @@
  * of its universal pool to its accounts as of 2025-01-01, and confirms it once; the confirmed
  * allocation is stored and the balances recomputed from it in the same transaction, through the
  * ledger's one writer (LedgerWriter). The figures are made in
- * src/domain/cost-basis/safe-harbor.ts.
+ * src/domain/cost-basis/safe-harbor.ts, in the compute pool's worker threads over the tenant's
+ * encoded ledger, inside a heavy-work slot of the tenant (issue 28: the engine runs twice over the
+ * whole history, universal and per account; 429/503 with Retry-After as for the reports).
  */
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
@@ -18,9 +20,7 @@ import {
   type ListPosition,
 } from '../../../common/pagination/list-page.js';
 import {
-  computeSafeHarborAllocation,
   DEFAULT_COST_BASIS_METHOD,
-  methodForElections,
   SAFE_HARBOR_SHORTFALL_ORIGIN,
   type AllocatedLot,
   type CostBasisMethod,
@@ -31,6 +31,12 @@ import {
 import { parseScaled, SCALED_ZERO, sumScaled } from '../../../domain/money/scaled-decimal.js';
 import { LedgerService, LedgerWriter, type StoredSafeHarborAllocation } from '../../ledger/index.js';
 import { AccountsService } from '../../accounts/index.js';
+import {
+  ComputePool,
+  HeavyWorkAdmission,
+  reviveSafeHarborAllocation,
+  selectionsData,
+} from '../../compute/index.js';
 
 export interface SafeHarborPositionView {
   readonly accountId: string;
@@ -111,6 +117,8 @@ export class SafeHarborService {
     private readonly writer: LedgerWriter,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
+    private readonly admission: HeavyWorkAdmission,
+    private readonly pool: ComputePool,
   ) {}
 
   /**
@@ -131,17 +139,19 @@ export class SafeHarborService {
     const purpose = lotsPurpose(confirmed ? 'confirmed' : 'proposed', method, accountId);
     // A tampered or foreign cursor is refused before the allocation is computed.
     const after = await decodeListCursor(this.cursors, tenantId, purpose, page.cursor);
-    const view = confirmed
-      ? this.confirmedView(confirmed, await this.propose(tenantId, method))
-      : this.proposedView(await this.propose(tenantId, method));
-    const positions =
-      accountId === null ? view.positions : view.positions.filter((p) => p.accountId === accountId);
-    return {
-      ...view,
-      accountId,
-      positions,
-      ...(await this.lotsPage(tenantId, purpose, positions, page, after)),
-    };
+    return this.admission.run(tenantId, async () => {
+      const view = confirmed
+        ? this.confirmedView(confirmed, await this.propose(tenantId, method))
+        : this.proposedView(await this.propose(tenantId, method));
+      const positions =
+        accountId === null ? view.positions : view.positions.filter((p) => p.accountId === accountId);
+      return {
+        ...view,
+        accountId,
+        positions,
+        ...(await this.lotsPage(tenantId, purpose, positions, page, after)),
+      };
+    });
   }
 
   /**
@@ -160,27 +170,29 @@ export class SafeHarborService {
         'The safe-harbor allocation of this tenant is already confirmed; it is fixed once confirmed.',
       );
     }
-    const allocation = await this.propose(tenantId, universalMethod ?? DEFAULT_COST_BASIS_METHOD);
-    const stored = await this.writer.recordSafeHarborAllocation(
-      tenantId,
-      {
-        transitionAt: allocation.transitionAt,
-        universalMethod: allocation.universalMethod,
-        firstDisposalAt: allocation.firstDisposalAt,
-        confirmedAt: this.clock.now(),
-        confirmedBy,
-        lots: allocation.transition.lots,
-      },
-      [...new Set(allocation.positions.map((p) => p.accountId))],
-    );
-    const view = this.confirmedView(stored, allocation);
-    // The purpose GET uses for the confirmed allocation of the whole tenant: the cursor continues there.
-    const purpose = lotsPurpose('confirmed', stored.universalMethod, null);
-    return {
-      ...view,
-      accountId: null,
-      ...(await this.lotsPage(tenantId, purpose, view.positions, { limit }, null)),
-    };
+    return this.admission.run(tenantId, async () => {
+      const allocation = await this.propose(tenantId, universalMethod ?? DEFAULT_COST_BASIS_METHOD);
+      const stored = await this.writer.recordSafeHarborAllocation(
+        tenantId,
+        {
+          transitionAt: allocation.transitionAt,
+          universalMethod: allocation.universalMethod,
+          firstDisposalAt: allocation.firstDisposalAt,
+          confirmedAt: this.clock.now(),
+          confirmedBy,
+          lots: allocation.transition.lots,
+        },
+        [...new Set(allocation.positions.map((p) => p.accountId))],
+      );
+      const view = this.confirmedView(stored, allocation);
+      // The purpose GET uses for the confirmed allocation of the whole tenant: the cursor continues there.
+      const purpose = lotsPurpose('confirmed', stored.universalMethod, null);
+      return {
+        ...view,
+        accountId: null,
+        ...(await this.lotsPage(tenantId, purpose, view.positions, { limit }, null)),
+      };
+    });
   }
 
   private async lotsPage(
@@ -204,16 +216,22 @@ export class SafeHarborService {
     return { lots: items, nextCursor };
   }
 
+  /** The allocation proposed now under `universalMethod`: computed in the compute pool. */
   private async propose(tenantId: string, universalMethod: CostBasisMethod): Promise<SafeHarborAllocation> {
     const accounts = await this.accounts.listAllForTenant(tenantId);
-    return computeSafeHarborAllocation({
-      entries: await this.ledger.ledgerForTenant(tenantId),
-      universalMethod,
-      methodFor: methodForElections(await this.ledger.costBasisElections(tenantId)),
-      selections: await this.ledger.lotSelectionsByDisposal(tenantId),
-      // listAllForTenant is in (created_on, id) order: the order the accounts were linked.
-      accountOrder: accounts.map((account) => account.id),
+    const { ledger } = await this.ledger.encodedLedgerForTenant(tenantId);
+    const allocation = await this.pool.run({
+      kind: 'safeHarbor',
+      input: {
+        ledger,
+        universalMethod,
+        elections: await this.ledger.costBasisElections(tenantId),
+        selections: selectionsData(await this.ledger.lotSelectionsByDisposal(tenantId)),
+        // listAllForTenant is in (created_on, id) order: the order the accounts were linked.
+        accountOrder: accounts.map((account) => account.id),
+      },
     });
+    return reviveSafeHarborAllocation(allocation);
   }
 
   private proposedView(

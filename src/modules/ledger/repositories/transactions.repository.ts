@@ -190,20 +190,6 @@ export class TransactionsRepository {
     return rows.map(toStored);
   }
 
-  /** Every transaction of the given accounts (the engine sorts them itself). */
-  async forAccounts(
-    tenantId: string,
-    accountIds: readonly string[],
-    manager?: EntityManager,
-  ): Promise<StoredTransaction[]> {
-    const { rows } = await runSql<TransactionRow>(
-      this.m(manager),
-      `SELECT ${SELECT_COLUMNS} FROM "transaction" WHERE tenant_id = $1 AND account_id = ANY($2::uuid[])`,
-      [tenantId, [...accountIds]],
-    );
-    return rows.map(toStored);
-  }
-
   /**
    * One page of the tenant's transactions (or one account's) in key order (account_id, then
    * transaction_id byte order: the primary key's index), after `after`; keyset paging for reading

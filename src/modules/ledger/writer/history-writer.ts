@@ -2,18 +2,18 @@
  * Persist + snapshot, the refresh engine's last step: ONE short transaction writes the fetched
  * (or imported) transactions through the ledger, removes those a full history no longer has,
  * stores the balance snapshots of every transfer-linked account and sets the account's state.
- * The cost-basis computation runs before the transaction (see persist).
+ * The cost-basis computation runs before the transaction (see persist), and always in the compute
+ * pool's worker threads (issue 28: the balances are recomputed from the whole transfer-linked
+ * history on every write, a cost that grows with it), over the compact ledger encoding.
  */
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock/clock.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../../common/ports/market-prices.port.js';
-import {
-  computeBalanceSnapshots,
-  reconcileBalances,
-  reconciliationReviewReason,
-} from '../../../domain/balances/index.js';
+import { reconcileBalances, reconciliationReviewReason } from '../../../domain/balances/index.js';
+import { encodeLedger } from '../../../domain/cost-basis/index.js';
+import { ComputePool, reviveSnapshots, selectionsData } from '../../compute/index.js';
 import type { Snapshot } from '../repositories/balance-snapshots.repository.js';
 import { toLedgerEntry, type StoredTransaction } from '../repositories/transactions.repository.js';
 import { LedgerStore } from './ledger-store.js';
@@ -72,6 +72,7 @@ export class HistoryWriter {
     private readonly ledger: LedgerStore,
     private readonly clock: Clock,
     @Inject(MARKET_PRICES) private readonly prices: MarketPricesPort,
+    private readonly pool: ComputePool,
     @Optional() @Inject(ACCOUNT_EVENTS) events?: AccountEventsPort,
   ) {
     this.events = events ?? NO_ACCOUNT_EVENTS;
@@ -282,7 +283,11 @@ export class HistoryWriter {
     return { status: 'refreshed', ...counts };
   }
 
-  /** Snapshots of `accountIds` from the given transactions; reported balances default to the stored ones. */
+  /**
+   * Snapshots of `accountIds` from the given transactions; reported balances default to the stored
+   * ones. computeBalanceSnapshots runs in the compute pool on the encoded entries (the same
+   * function over equal entries: the same figures); the request thread only encodes and waits.
+   */
   private async computeSnapshots(
     tenantId: string,
     accountIds: readonly string[],
@@ -296,16 +301,20 @@ export class HistoryWriter {
     const previous = await this.ledger.snapshotsOf(tenantId, accountIds, manager);
     const reported = new Map(accountIds.map((id) => [id, previous.get(id)?.reportedBalances ?? null]));
     for (const [id, balances] of freshReported) reported.set(id, balances);
-    return computeBalanceSnapshots({
-      elections: await this.ledger.costBasisElections(tenantId, manager),
-      selections: await this.ledger.lotSelectionsByDisposal(tenantId, manager),
-      transition: await this.ledger.safeHarborTransition(tenantId, manager),
-      entries: transactions.map(toLedgerEntry),
-      accountIds,
-      pricesUsd,
-      reportedBalances: reported,
-      computedAt: now,
+    const computed = await this.pool.run({
+      kind: 'balanceSnapshots',
+      input: {
+        elections: await this.ledger.costBasisElections(tenantId, manager),
+        selections: selectionsData(await this.ledger.lotSelectionsByDisposal(tenantId, manager)),
+        transition: await this.ledger.safeHarborTransition(tenantId, manager),
+        ledger: encodeLedger(transactions.map(toLedgerEntry)),
+        accountIds,
+        pricesUsd: [...pricesUsd],
+        reportedBalances: [...reported],
+        computedAt: now,
+      },
     });
+    return reviveSnapshots(computed);
   }
 
   /** Computes and stores the snapshots of `accountIds` from what is stored, inside `manager`'s transaction. */
