@@ -19,7 +19,7 @@ export interface AnnualMoments {
  * exactly 0, so a zero-volatility asset stays deterministic instead of picking up noise.
  */
 export function estimateAnnualMoments(
-  dailyLogReturns: readonly (readonly number[])[],
+  dailyLogReturns: readonly ArrayLike<number>[],
   daysPerYear: number = DAYS_PER_YEAR,
 ): AnnualMoments {
   const assetCount = dailyLogReturns.length;

@@ -24,8 +24,11 @@ export interface SimulationAsset {
 
 export interface SimulationInput {
   readonly assets: readonly SimulationAsset[];
-  /** One aligned series of daily log returns per asset, in the order of `assets`. */
-  readonly dailyLogReturns: readonly (readonly number[])[];
+  /**
+   * One aligned series of daily log returns per asset, in the order of `assets` (arrays or
+   * Float64Arrays: the simulation pool moves the latter to its worker thread without a copy).
+   */
+  readonly dailyLogReturns: readonly ArrayLike<number>[];
   readonly horizonYears: number;
   readonly seed: number | string;
   /** Steps per year; also the rebalancing frequency. Default 12 (monthly). */
@@ -393,7 +396,7 @@ export class BlockBootstrapSampler implements StepSampler {
   private readonly stepMean: Float64Array;
 
   constructor(
-    dailyLogReturns: readonly (readonly number[])[],
+    dailyLogReturns: readonly ArrayLike<number>[],
     historicalAnnualDrift: readonly number[],
     assumedAnnualDrift: readonly number[],
     volatilityScale: readonly number[],
