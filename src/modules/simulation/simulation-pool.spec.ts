@@ -92,6 +92,10 @@ describe('SimulationPool.run', () => {
       expect(series.map((values) => values.length)).toEqual([60, 60]);
       expect(fromTyped).toEqual(fromArrays);
       expect(fromTyped).toEqual(simulatePortfolio({ ...input, dailyLogReturns: series }));
+      // Views of one buffer: moved once.
+      const shared = Float64Array.from(series.flat());
+      const views = [shared.subarray(0, 60), shared.subarray(60)];
+      await expect(simulations.run({ ...input, dailyLogReturns: views })).resolves.toEqual(fromArrays);
     } finally {
       await simulations.onApplicationShutdown();
     }

@@ -126,7 +126,8 @@ export class SimulationPool implements OnApplicationShutdown {
    * empty here afterwards); plain arrays are cloned.
    */
   async run(input: SimulationInput): Promise<SimulationResult> {
-    const transferList = input.dailyLogReturns.flatMap(movableBuffer);
+    // Each buffer once: series may be views of one buffer.
+    const transferList = [...new Set(input.dailyLogReturns.flatMap(movableBuffer))];
     const outcome = await this.workers().run(input, { transferList });
     if (!outcome.ok) throw new SimulationError(outcome.code, outcome.message);
     return outcome.result;
