@@ -1,4 +1,9 @@
-import type { DailyPrice, MarketPricesPort, StoredPrice } from '../../src/common/ports/market-prices.port.js';
+import type {
+  DailyPrice,
+  DailyPriceSeries,
+  MarketPricesPort,
+  StoredPrice,
+} from '../../src/common/ports/market-prices.port.js';
 
 /** The market store at the edge of a service test: fixed latest prices, no history. */
 export class FixedMarketPrices implements MarketPricesPort {
@@ -21,6 +26,10 @@ export class FixedMarketPrices implements MarketPricesPort {
 
   async dailyHistory(): Promise<Map<string, DailyPrice[]>> {
     return new Map();
+  }
+
+  async dailyPriceSeries(): Promise<DailyPriceSeries> {
+    return { dayOffsets: [], pricesUsd: [] };
   }
 
   async knownSymbols(): Promise<string[]> {

@@ -18,6 +18,17 @@ export interface DailyPrice {
 }
 
 /**
+ * One asset's daily prices over a range in a compact form for long series (a simulation reads ten
+ * years of ten assets): element k is the price on the day `dayOffsets[k]` whole days after the
+ * range's first day, ascending.
+ */
+export interface DailyPriceSeries {
+  readonly dayOffsets: readonly number[];
+  /** Decimal text in USD, as in DailyPrice. */
+  readonly pricesUsd: readonly string[];
+}
+
+/**
  * A token a chain account holds or moved (issue 30 item 4): where it lives and the ledger symbol its
  * connector gave it. `platform` is CoinGecko's asset platform id (ethereum, base, arbitrum-one,
  * optimistic-ethereum, polygon-pos, solana); `contract` the EVM contract or the Solana mint.
@@ -47,6 +58,11 @@ export interface MarketPricesPort {
     fromDate: string,
     toDate: string,
   ): Promise<Map<string, DailyPrice[]>>;
+  /**
+   * dailyHistory of one symbol as a DailyPriceSeries (offsets from fromDate); empty for a symbol
+   * the store does not know.
+   */
+  dailyPriceSeries(symbol: string, fromDate: string, toDate: string): Promise<DailyPriceSeries>;
   /** Symbols the store knows (upper-case). */
   knownSymbols(): Promise<string[]>;
   /**

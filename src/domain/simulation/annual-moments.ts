@@ -19,7 +19,7 @@ export interface AnnualMoments {
  * exactly 0, so a zero-volatility asset stays deterministic instead of picking up noise.
  */
 export function estimateAnnualMoments(
-  dailyLogReturns: readonly (readonly number[])[],
+  dailyLogReturns: readonly ArrayLike<number>[],
   daysPerYear: number = DAYS_PER_YEAR,
 ): AnnualMoments {
   const assetCount = dailyLogReturns.length;
@@ -31,16 +31,23 @@ export function estimateAnnualMoments(
       'At least two daily returns per asset are required',
     );
   }
-  for (const [index, series] of dailyLogReturns.entries()) {
+  // Plain indexed loops (no callback or iterator per day): the same operations in the same order.
+  for (let index = 0; index < assetCount; index++) {
+    const series = dailyLogReturns[index];
     if (series.length !== length) throw invalidInput(`Return series ${index} is not aligned with series 0`);
-    if (!series.every(Number.isFinite)) throw invalidInput(`Return series ${index} has a non-finite value`);
+    for (let t = 0; t < length; t++) {
+      if (!Number.isFinite(series[t])) throw invalidInput(`Return series ${index} has a non-finite value`);
+    }
   }
 
   const deviations = dailyLogReturns.map((series) => {
     const shift = series[0];
-    const shifted = Float64Array.from(series, (value) => value - shift);
+    const shifted = new Float64Array(length);
     let sum = 0;
-    for (const value of shifted) sum += value;
+    for (let t = 0; t < length; t++) {
+      shifted[t] = series[t] - shift;
+      sum += shifted[t];
+    }
     const shiftedMean = sum / length;
     for (let t = 0; t < length; t++) shifted[t] -= shiftedMean;
     return { mean: shift + shiftedMean, centred: shifted };

@@ -2,6 +2,8 @@ import { SeededRandom } from '../random/seeded-random.js';
 import {
   BlockBootstrapSampler,
   percentile,
+  percentileRanks,
+  selectRanks,
   SIMULATION_DEFAULTS,
   simulatePortfolio,
   type SimulationInput,
@@ -387,5 +389,46 @@ describe('simulatePortfolio: assumptions, bootstrap, flows and risk figures', ()
     expect(risk.maxDrawdownP90).toBeLessThan(1);
     expect(Number(risk.expectedShortfall5Usd)).toBeLessThan(Number(result.scenarios[2].terminalUsd));
     expect(Number(risk.expectedShortfall5Usd)).toBeGreaterThan(0);
+  });
+});
+
+describe('selectRanks (the ranks percentile() reads, without sorting)', () => {
+  it('puts at each rank what sort() puts there, with ties, zeros and NaN, for every rank', () => {
+    const random = new SeededRandom('select-ranks');
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + random.int(0, 60);
+      const values = Float64Array.from({ length: n }, () => {
+        const roll = random.next();
+        if (roll < 0.1) return 0;
+        if (roll < 0.15) return Number.NaN;
+        if (roll < 0.4) return random.int(0, 5);
+        return random.normal() * 100;
+      });
+      const sorted = values.slice().sort();
+      const ranks = Array.from({ length: 1 + random.int(0, 4) }, () => random.int(0, n - 1));
+      const selected = values.slice();
+      selectRanks(selected, ranks);
+      for (const rank of ranks) {
+        expect(selected[rank]).toBe(sorted[rank]);
+        for (let k = 0; k < n; k++) {
+          if (Number.isNaN(selected[rank])) continue;
+          if (k < rank) expect(selected[k] <= selected[rank]).toBe(true);
+          if (k > rank) expect(selected[k] >= selected[rank] || Number.isNaN(selected[k])).toBe(true);
+        }
+      }
+      // The same multiset of values.
+      expect(selected.slice().sort()).toEqual(sorted);
+    }
+  });
+
+  it('gives percentile() the sorted sample’s figures at percentileRanks', () => {
+    const random = new SeededRandom('select-ranks-percentiles');
+    const ps = [0.1, 0.25, 0.5, 0.75, 0.9];
+    for (const n of [1, 2, 3, 10, 101, 10_000]) {
+      const values = Float64Array.from({ length: n }, () => Math.exp(random.normal()));
+      const sorted = values.slice().sort();
+      selectRanks(values, percentileRanks(n, ps));
+      for (const p of ps) expect(percentile(values, p)).toBe(percentile(sorted, p));
+    }
   });
 });

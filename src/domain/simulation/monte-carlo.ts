@@ -24,8 +24,11 @@ export interface SimulationAsset {
 
 export interface SimulationInput {
   readonly assets: readonly SimulationAsset[];
-  /** One aligned series of daily log returns per asset, in the order of `assets`. */
-  readonly dailyLogReturns: readonly (readonly number[])[];
+  /**
+   * One aligned series of daily log returns per asset, in the order of `assets` (arrays or
+   * Float64Arrays: the simulation pool moves the latter to its worker thread without a copy).
+   */
+  readonly dailyLogReturns: readonly ArrayLike<number>[];
   readonly horizonYears: number;
   readonly seed: number | string;
   /** Steps per year; also the rebalancing frequency. Default 12 (monthly). */
@@ -184,9 +187,18 @@ export function simulatePortfolio(input: SimulationInput): SimulationResult {
     const deflator = Math.pow(1 + inflationRate, horizonYears);
     for (let k = 0; k < terminal.length; k++) terminal[k] /= deflator;
   }
-  terminal.sort();
+  // The figures read a few ranks of each sample, not its order: they are put in place by
+  // selection (what sort() would put there) instead of sorting all paths.
+  const worst = Math.max(1, Math.floor(paths * EXPECTED_SHORTFALL_LEVEL));
+  selectRanks(terminal, [
+    worst - 1,
+    ...percentileRanks(
+      paths,
+      SCENARIO_PERCENTILES.map((s) => s.percentile),
+    ),
+  ]);
   const bands = yearBands(yearEnds, horizonYears, paths, inflationRate);
-  maxDrawdown.sort();
+  selectRanks(maxDrawdown, percentileRanks(paths, DRAWDOWN_PERCENTILES));
 
   const scenarios = SCENARIO_PERCENTILES.map(({ name, percentile: p }) => {
     const valueUsd = percentile(terminal, p);
@@ -219,21 +231,27 @@ export function simulatePortfolio(input: SimulationInput): SimulationResult {
   };
 }
 
-/** From the ascending terminal values and maximum drawdowns of all paths. */
+/**
+ * From the terminal values and maximum drawdowns of all paths, each with the ranks its figures
+ * read in place (selectRanks): the terminal values' worst share and percentiles, the drawdowns'
+ * DRAWDOWN_PERCENTILES.
+ */
 function riskFigures(
   terminal: Float64Array,
   maxDrawdown: Float64Array,
   principalUsd: number,
 ): SimulationRisk {
   let below = 0;
-  while (below < terminal.length && terminal[below] < principalUsd) below++;
+  for (let k = 0; k < terminal.length; k++) if (terminal[k] < principalUsd) below++;
   const worst = Math.max(1, Math.floor(terminal.length * EXPECTED_SHORTFALL_LEVEL));
+  // The worst share is in front (rank worst − 1 selected); summed in ascending order, as before.
+  const worstValues = terminal.slice(0, worst).sort();
   let sum = 0;
-  for (let k = 0; k < worst; k++) sum += terminal[k];
+  for (let k = 0; k < worst; k++) sum += worstValues[k];
   return {
     probabilityBelowPrincipal: below / terminal.length,
-    maxDrawdownMedian: percentile(maxDrawdown, 0.5),
-    maxDrawdownP90: percentile(maxDrawdown, 0.9),
+    maxDrawdownMedian: percentile(maxDrawdown, DRAWDOWN_PERCENTILES[0]),
+    maxDrawdownP90: percentile(maxDrawdown, DRAWDOWN_PERCENTILES[1]),
     expectedShortfall5Usd: roundUsdToCents(new Decimal(sum / worst)).toFixed(2),
   };
 }
@@ -344,7 +362,7 @@ function yearBands(
       const deflator = Math.pow(1 + inflationRate, year);
       for (let k = 0; k < values.length; k++) values[k] /= deflator;
     }
-    values.sort();
+    selectRanks(values, percentileRanks(paths, BAND_PERCENTILES));
     bands.push({
       year,
       p10: cents(percentile(values, 0.1)),
@@ -378,7 +396,7 @@ export class BlockBootstrapSampler implements StepSampler {
   private readonly stepMean: Float64Array;
 
   constructor(
-    dailyLogReturns: readonly (readonly number[])[],
+    dailyLogReturns: readonly ArrayLike<number>[],
     historicalAnnualDrift: readonly number[],
     assumedAnnualDrift: readonly number[],
     volatilityScale: readonly number[],
@@ -430,10 +448,81 @@ export class BlockBootstrapSampler implements StepSampler {
   }
 }
 
+/** The percentiles a year's band reads, and the drawdown's median and 90th. */
+const BAND_PERCENTILES = [0.1, 0.25, 0.5, 0.75, 0.9];
+const DRAWDOWN_PERCENTILES = [0.5, 0.9];
+
+/** The 0-based ranks percentile() reads in a sample of n for each p: ⌊h⌋ and ⌈h⌉, h = (n − 1)·p. */
+export function percentileRanks(n: number, ps: readonly number[]): number[] {
+  const ranks: number[] = [];
+  for (const p of ps) {
+    const below = Math.floor((n - 1) * p);
+    ranks.push(below, Math.min(below + 1, n - 1));
+  }
+  return ranks;
+}
+
+/**
+ * Puts in place, for each rank r given, the value sort() would put at values[r] (ascending, NaN
+ * last), with every value before it ≤ it and every value after it ≥ it: what percentile() and a
+ * sum of the smallest values read, at the cost of a few linear passes instead of a sort (quickselect,
+ * Hoare partitions around a median of three, one rank after another on what is right of the last).
+ * The order within the parts is left unspecified. A −0 and a +0 count as equal here (sort() puts −0
+ * first); the difference of two zeros is +0 either way, so no percentile changes.
+ */
+export function selectRanks(values: Float64Array, ranks: readonly number[]): void {
+  // NaN at the end, as sort() leaves them; the rest is selected with plain comparisons.
+  let end = values.length;
+  for (let k = 0; k < end; k++) {
+    if (values[k] !== values[k]) {
+      end--;
+      const last = values[end];
+      values[end] = values[k];
+      values[k] = last;
+      k--;
+    }
+  }
+  const wanted = [...new Set(ranks)].sort((a, b) => a - b);
+  let lo = 0;
+  for (const rank of wanted) {
+    if (rank >= end) break;
+    quickselect(values, lo, end - 1, rank);
+    lo = rank + 1;
+  }
+}
+
+function quickselect(a: Float64Array, lo: number, hi: number, k: number): void {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const x = a[lo];
+    const y = a[mid];
+    const z = a[hi];
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const swap = a[i];
+        a[i] = a[j];
+        a[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    // Now a[lo..j] ≤ pivot ≤ a[i..hi], and whatever lies between equals the pivot.
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
 /**
  * Percentile by linear interpolation between closest ranks (Hyndman–Fan type 7, as
  * numpy's default and Excel's PERCENTILE.INC): h = (n − 1)·p, then interpolate between
- * the values at ⌊h⌋ and ⌈h⌉ (0-based) of the ascending sample.
+ * the values at ⌊h⌋ and ⌈h⌉ (0-based) of the ascending sample (or of one whose those two ranks
+ * are in place: selectRanks with percentileRanks).
  */
 export function percentile(sortedAscending: ArrayLike<number>, p: number): number {
   const n = sortedAscending.length;

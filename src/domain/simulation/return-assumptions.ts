@@ -109,7 +109,7 @@ export interface AssumptionOverride {
  */
 export function resolveAssumptions(
   symbols: readonly string[],
-  dailyLogReturns: readonly (readonly number[])[],
+  dailyLogReturns: readonly ArrayLike<number>[],
   overrides: ReadonlyMap<string, AssumptionOverride> = new Map(),
   daysPerYear = 365,
 ): AssetAssumption[] {

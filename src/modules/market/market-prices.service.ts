@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type {
   ChainTokenRef,
   DailyPrice,
+  DailyPriceSeries,
   MarketPricesPort,
   StoredPrice,
   TokenPriceState,
@@ -79,8 +80,18 @@ export class MarketPricesService implements MarketPricesPort {
     return result;
   }
 
+  async dailyPriceSeries(symbol: string, fromDate: string, toDate: string): Promise<DailyPriceSeries> {
+    const { days, prices } = await this.repository.dailyPriceSeriesText(
+      symbol.trim().toUpperCase(),
+      fromDate,
+      toDate,
+    );
+    if (days === null || prices === null) return { dayOffsets: [], pricesUsd: [] };
+    return { dayOffsets: days.split(',').map(Number), pricesUsd: prices.split(',') };
+  }
+
   async knownSymbols(): Promise<string[]> {
-    return [...(await this.repository.findBySymbols()).keys()].sort();
+    return (await this.repository.snapshotSymbols()).sort();
   }
 }
 

@@ -10,7 +10,7 @@ import { Clock } from '../../common/clock/clock.js';
 import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import {
   MARKET_PRICES,
-  type DailyPrice,
+  type DailyPriceSeries,
   type MarketPricesPort,
 } from '../../common/ports/market-prices.port.js';
 import { addDays, daysBetween, utcDate } from '../market/index.js';
@@ -19,8 +19,6 @@ import { addDays, daysBetween, utcDate } from '../market/index.js';
 export const HISTORY_LOOKBACK_YEARS = 10;
 /** Fewer aligned daily returns than this is no basis for a projection. */
 export const MIN_HISTORY_DAYS = 30;
-/** History is read a year of one asset at a time (see window()). */
-const HISTORY_CHUNK_DAYS = 366;
 
 export interface AlignedReturns {
   /** One series per symbol, in the order asked; element t is the same calendar day in each. */
@@ -53,74 +51,74 @@ export class MarketHistoryService {
    * day before, so element t of each series is the same calendar day (docs/simulation.md).
    */
   async alignedDailyLogReturns(symbols: readonly string[]): Promise<AlignedReturns> {
-    const byDate = await this.window(symbols);
-    const common = [...byDate[0].keys()].filter((date) => byDate.every((prices) => prices.has(date))).sort();
-    const commonSet = new Set(common);
-    const days: string[] = [];
-    const previousDays: string[] = [];
-    for (const date of common) {
-      const previous = addDays(date, -1);
-      if (!commonSet.has(previous)) continue;
-      days.push(date);
-      previousDays.push(previous);
+    const { from, span, series } = await this.window(symbols);
+    const byDay = series.map((prices) => positivePricesByDay(prices, span));
+    const priced = (day: number) => byDay.every((prices) => !Number.isNaN(prices[day]));
+    // Days where every asset has a price on that day and the day before, ascending.
+    const days: number[] = [];
+    for (let day = 1, before = priced(0); day < span; day++) {
+      const now = priced(day);
+      if (now && before) days.push(day);
+      before = now;
     }
     if (days.length < MIN_HISTORY_DAYS) throw insufficientHistory(symbols, days.length);
     return {
-      dailyLogReturns: byDate.map((prices) =>
-        days.map((date, t) => Math.log(prices.get(date)! / prices.get(previousDays[t])!)),
-      ),
-      from: days[0],
-      to: days[days.length - 1],
+      dailyLogReturns: byDay.map((prices) => days.map((day) => Math.log(prices[day] / prices[day - 1]))),
+      from: addDays(from, days[0]),
+      to: addDays(from, days[days.length - 1]),
     };
   }
 
   async dailyCloses(symbol: string): Promise<DailyCloses> {
-    const [prices] = await this.window([symbol]);
-    const dates = [...prices.keys()].sort();
-    if (dates.length < 2 || daysBetween(dates[0], dates[dates.length - 1]) < MIN_HISTORY_DAYS) {
-      throw insufficientHistory([symbol], dates.length);
+    const { from, span, series } = await this.window([symbol]);
+    const prices = positivePricesByDay(series[0], span);
+    const pricedDays: number[] = [];
+    for (let day = 0; day < span; day++) if (!Number.isNaN(prices[day])) pricedDays.push(day);
+    const first = pricedDays[0];
+    const last = pricedDays[pricedDays.length - 1];
+    if (pricedDays.length < 2 || last - first < MIN_HISTORY_DAYS) {
+      throw insufficientHistory([symbol], pricedDays.length);
     }
-    const from = dates[0];
-    const to = dates[dates.length - 1];
     const pricesUsd: number[] = [];
-    let last = prices.get(from)!;
-    for (let date = from; date <= to; date = addDays(date, 1)) {
-      last = prices.get(date) ?? last;
-      pricesUsd.push(last);
+    let price = prices[first];
+    for (let day = first; day <= last; day++) {
+      if (!Number.isNaN(prices[day])) price = prices[day];
+      pricesUsd.push(price);
     }
-    return { pricesUsd, from, to };
+    return { pricesUsd, from: addDays(from, first), to: addDays(from, last) };
   }
 
   /**
-   * Positive daily prices by date, per symbol in the order asked, over the window: a year of one
-   * asset per query, yielding to the event loop after each. Rows are decoded on the request
-   * thread, and embedded PGlite runs the query there too, answering without leaving the microtask
-   * queue: thirty assets' ten years in one query held the thread for 1-2 s (a liveness probe
-   * waited as long), a year of one asset holds it for a few milliseconds.
+   * The window's first day, its length in days and each symbol's stored daily prices in it (in
+   * the order asked): one query per asset, yielding to the event loop after each. Embedded PGlite
+   * runs the query on the request thread, answering without leaving the microtask queue, and the
+   * answer is decoded there too: thirty assets' ten years in one query of rows held the thread
+   * for 1-2 s (a liveness probe waited as long). An asset's ten years come as one text of offsets
+   * and one of prices (MarketPricesPort.dailyPriceSeries), which holds it for a few milliseconds.
    */
-  private async window(symbols: readonly string[]): Promise<Map<string, number>[]> {
+  private async window(
+    symbols: readonly string[],
+  ): Promise<{ from: string; span: number; series: DailyPriceSeries[] }> {
     const today = utcDate(this.clock.now());
     const from = addDays(today, -Math.round(HISTORY_LOOKBACK_YEARS * 365.25));
-    const byDate: Map<string, number>[] = [];
+    const series: DailyPriceSeries[] = [];
     for (const symbol of symbols) {
-      const prices = new Map<string, number>();
-      for (let chunkFrom = from; chunkFrom <= today; chunkFrom = addDays(chunkFrom, HISTORY_CHUNK_DAYS)) {
-        const last = addDays(chunkFrom, HISTORY_CHUNK_DAYS - 1);
-        const history = await this.prices.dailyHistory([symbol], chunkFrom, last < today ? last : today);
-        addPositivePrices(prices, history.get(symbol) ?? []);
-        await yieldToEventLoop();
-      }
-      byDate.push(prices);
+      series.push(await this.prices.dailyPriceSeries(symbol, from, today));
+      await yieldToEventLoop();
     }
-    return byDate;
+    return { from, span: daysBetween(from, today) + 1, series };
   }
 }
 
-function addPositivePrices(prices: Map<string, number>, rows: readonly DailyPrice[]): void {
-  for (const row of rows) {
-    const price = Number(row.priceUsd);
-    if (Number.isFinite(price) && price > 0) prices.set(row.date, price);
+/** The series' positive prices by day of the window (NaN: no usable price that day). */
+function positivePricesByDay(series: DailyPriceSeries, span: number): Float64Array {
+  const prices = new Float64Array(span).fill(NaN);
+  const { dayOffsets, pricesUsd } = series;
+  for (let k = 0; k < dayOffsets.length; k++) {
+    const price = Number(pricesUsd[k]);
+    if (Number.isFinite(price) && price > 0) prices[dayOffsets[k]] = price;
   }
+  return prices;
 }
 
 function insufficientHistory(symbols: readonly string[], days: number): DomainError {

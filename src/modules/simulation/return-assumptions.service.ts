@@ -36,7 +36,7 @@ export class ReturnAssumptionsService {
   async forProjection(
     tenantId: string,
     symbols: readonly string[],
-    dailyLogReturns: readonly (readonly number[])[],
+    dailyLogReturns: readonly ArrayLike<number>[],
   ): Promise<AssetAssumption[]> {
     const stored = await this.repository.forSymbols(tenantId, symbols);
     const overrides = new Map<string, AssumptionOverride>(

@@ -1,5 +1,7 @@
 import { ErrorCode } from '../../common/errors/domain-error.js';
 import { loadConfig } from '../../config/app-config.js';
+import { SeededRandom } from '../../domain/random/seeded-random.js';
+import { simulatePortfolio } from '../../domain/simulation/monte-carlo.js';
 import { SimulationBusyError, SimulationPool, workerFilename } from './simulation-pool.js';
 
 describe('workerFilename', () => {
@@ -64,5 +66,38 @@ describe('SimulationPool admission', () => {
     expect(simulations.inFlight).toBe(0);
     // A failed run gave its slot back: b may run again.
     await expect(simulations.admit('b', async () => 'again')).resolves.toBe('again');
+  });
+});
+
+describe('SimulationPool.run', () => {
+  it('moves Float64Array return series to the worker (no copy) and answers what arrays give', async () => {
+    const simulations = new SimulationPool(loadConfig({ NODE_ENV: 'test', SIMULATION_WORKERS: '1' }));
+    try {
+      const random = new SeededRandom('pool-transfer');
+      const series = [0, 1].map(() => Array.from({ length: 60 }, () => random.normal() * 0.03));
+      const input = {
+        assets: [
+          { symbol: 'A', weight: 0.6 },
+          { symbol: 'B', weight: 0.4 },
+        ],
+        horizonYears: 2,
+        seed: 7,
+        paths: 101,
+      };
+      const moved = series.map((values) => Float64Array.from(values));
+      const fromTyped = await simulations.run({ ...input, dailyLogReturns: moved });
+      // Moved, not cloned: the buffers are detached on this side.
+      expect(moved.map((values) => values.length)).toEqual([0, 0]);
+      const fromArrays = await simulations.run({ ...input, dailyLogReturns: series });
+      expect(series.map((values) => values.length)).toEqual([60, 60]);
+      expect(fromTyped).toEqual(fromArrays);
+      expect(fromTyped).toEqual(simulatePortfolio({ ...input, dailyLogReturns: series }));
+      // Views of one buffer: moved once.
+      const shared = Float64Array.from(series.flat());
+      const views = [shared.subarray(0, 60), shared.subarray(60)];
+      await expect(simulations.run({ ...input, dailyLogReturns: views })).resolves.toEqual(fromArrays);
+    } finally {
+      await simulations.onApplicationShutdown();
+    }
   });
 });

@@ -47,6 +47,16 @@ export function workerFilename(moduleUrl: string = import.meta.url): string {
   return fileURLToPath(new URL('../../../dist/src/modules/simulation/simulation.worker.js', moduleUrl));
 }
 
+/**
+ * The buffer under a typed array, to move with it (not a SharedArrayBuffer, which cannot be).
+ * Tested by tag, not instanceof: a buffer made in another realm (a vm context) is one too.
+ */
+function movableBuffer(series: ArrayLike<number>): ArrayBuffer[] {
+  if (!ArrayBuffer.isView(series)) return [];
+  const { buffer } = series;
+  return Object.prototype.toString.call(buffer) === '[object ArrayBuffer]' ? [buffer as ArrayBuffer] : [];
+}
+
 @Injectable()
 export class SimulationPool implements OnApplicationShutdown {
   private readonly logger = new Logger('SimulationPool');
@@ -110,9 +120,15 @@ export class SimulationPool implements OnApplicationShutdown {
     }
   }
 
-  /** Runs the pure simulator in a worker thread; a SimulationError comes back as one. */
+  /**
+   * Runs the pure simulator in a worker thread; a SimulationError comes back as one. Return
+   * series given as typed arrays (Float64Array) are moved to the thread, not copied (they are
+   * empty here afterwards); plain arrays are cloned.
+   */
   async run(input: SimulationInput): Promise<SimulationResult> {
-    const outcome = await this.workers().run(input);
+    // Each buffer once: series may be views of one buffer.
+    const transferList = [...new Set(input.dailyLogReturns.flatMap(movableBuffer))];
+    const outcome = await this.workers().run(input, { transferList });
     if (!outcome.ok) throw new SimulationError(outcome.code, outcome.message);
     return outcome.result;
   }

@@ -112,7 +112,8 @@ export class SimulationService {
     try {
       result = await this.pool.run({
         assets: symbols.map((symbol, i) => ({ symbol, weight: request.portfolio[i].weight })),
-        dailyLogReturns: aligned.dailyLogReturns,
+        // Copies moved to the worker thread (SimulationPool.run) instead of cloned there.
+        dailyLogReturns: aligned.dailyLogReturns.map((series) => Float64Array.from(series)),
         horizonYears: request.horizonYears,
         seed,
         principalUsd: request.principalUsd ?? SIMULATION_DEFAULTS.principalUsd,

@@ -2,7 +2,7 @@ import { Clock } from '../../../src/common/clock/clock.js';
 import { MARKET_PRICES, type MarketPricesPort } from '../../../src/common/ports/market-prices.port.js';
 import { generateDailyHistory } from '../../../src/domain/market/sandbox-market.js';
 import { sandboxAssetBySymbol } from '../../../src/domain/market/sandbox-assets.js';
-import { MarketRefreshService } from '../../../src/modules/market/index.js';
+import { daysBetween, MarketRefreshService } from '../../../src/modules/market/index.js';
 import { type TestApp } from '../../support/test-app.js';
 import { startSuite } from '../../support/e2e-world.js';
 
@@ -63,6 +63,27 @@ describe('MARKET_PRICES port (sandbox store)', () => {
     );
     const full = await prices.dailyHistory(['BTC'], '2020-01-01', today());
     expect(full.get('BTC')!.at(-1)!.date).toBe(today());
+  });
+
+  it('serves one symbol’s daily history as a series of day offsets and prices, the same days and texts', async () => {
+    const history = (await prices.dailyHistory(['ETH'], '2019-12-30', '2020-01-05')).get('ETH')!;
+    expect(await prices.dailyPriceSeries('eth', '2019-12-30', '2020-01-05')).toEqual({
+      // 2020-01-01 is two days after 2019-12-30.
+      dayOffsets: [2, 3, 4, 5, 6],
+      pricesUsd: history.map((row) => row.priceUsd),
+    });
+    const full = (await prices.dailyHistory(['BTC'], '2020-01-01', today())).get('BTC')!;
+    const series = await prices.dailyPriceSeries('BTC', '2020-01-01', today());
+    expect(series.pricesUsd).toEqual(full.map((row) => row.priceUsd));
+    expect(series.dayOffsets).toEqual(full.map((row) => daysBetween('2020-01-01', row.date)));
+    expect(await prices.dailyPriceSeries('XXX', '2020-01-01', today())).toEqual({
+      dayOffsets: [],
+      pricesUsd: [],
+    });
+    expect(await prices.dailyPriceSeries('BTC', '2019-01-01', '2019-12-31')).toEqual({
+      dayOffsets: [],
+      pricesUsd: [],
+    });
   });
 
   it('a second refresh is skipped while the store is current and changes nothing when forced', async () => {
