@@ -48,15 +48,24 @@ function encodeColumn(
   return { text: parts.join(''), lengths };
 }
 
-/** Reads a column's values one by one, in order. */
-function columnReader(column: EncodedTextColumn): () => string | undefined {
+/**
+ * Reads a column's values one by one, in order. `repeats`: for columns whose values come in runs
+ * (the account, the ticker, the direction), a value equal to the one before is that very string
+ * (compared in place, not sliced): fewer strings made and collected.
+ */
+function columnReader(column: EncodedTextColumn, repeats = false): () => string | undefined {
+  const { text, lengths } = column;
   let row = 0;
   let offset = 0;
+  let previous = '';
   return () => {
-    const length = column.lengths[row++]!;
+    const length = lengths[row++]!;
     if (length < 0) return undefined;
-    const value = column.text.slice(offset, offset + length);
+    const start = offset;
     offset += length;
+    if (repeats && length === previous.length && text.startsWith(previous, start)) return previous;
+    const value = text.slice(start, offset);
+    if (repeats) previous = value;
     return value;
   };
 }
@@ -116,30 +125,71 @@ export function joinEncodedLedgers(parts: readonly EncodedLedger[]): EncodedLedg
 }
 
 export function decodeLedger(encoded: EncodedLedger): LedgerEntry[] {
-  const accountId = columnReader(encoded.accountId);
+  const accountId = columnReader(encoded.accountId, true);
   const transactionId = columnReader(encoded.transactionId);
-  const symbol = columnReader(encoded.symbol);
-  const direction = columnReader(encoded.direction);
+  const symbol = columnReader(encoded.symbol, true);
+  const direction = columnReader(encoded.direction, true);
   const amount = columnReader(encoded.amount);
   const priceUsd = columnReader(encoded.priceUsd);
   const feeUsd = columnReader(encoded.feeUsd);
   const transferId = columnReader(encoded.transferId);
   const entries: LedgerEntry[] = new Array<LedgerEntry>(encoded.count);
   for (let i = 0; i < encoded.count; i++) {
+    const account = accountId()!;
+    const transaction = transactionId()!;
+    const ticker = symbol()!;
+    const way = direction() as Direction;
+    const quantity = amount()!;
+    const price = priceUsd()!;
     const fee = feeUsd();
+    const timestamp = new Date(encoded.timestampsMs[i]!);
     const transfer = transferId();
-    // The same shape as the ledger's own entries: optional fields present only when set.
-    entries[i] = {
-      accountId: accountId()!,
-      transactionId: transactionId()!,
-      symbol: symbol()!,
-      direction: direction() as Direction,
-      amount: amount()!,
-      priceUsd: priceUsd()!,
-      ...(fee === undefined ? {} : { feeUsd: fee }),
-      timestamp: new Date(encoded.timestampsMs[i]!),
-      ...(transfer === undefined ? {} : { transferId: transfer }),
-    };
+    // The same shape as the ledger's own entries: optional fields present only when set, in the
+    // same key order (one literal per case, not spreads: a spread per entry cost a third of decoding).
+    entries[i] =
+      fee === undefined
+        ? transfer === undefined
+          ? {
+              accountId: account,
+              transactionId: transaction,
+              symbol: ticker,
+              direction: way,
+              amount: quantity,
+              priceUsd: price,
+              timestamp,
+            }
+          : {
+              accountId: account,
+              transactionId: transaction,
+              symbol: ticker,
+              direction: way,
+              amount: quantity,
+              priceUsd: price,
+              timestamp,
+              transferId: transfer,
+            }
+        : transfer === undefined
+          ? {
+              accountId: account,
+              transactionId: transaction,
+              symbol: ticker,
+              direction: way,
+              amount: quantity,
+              priceUsd: price,
+              feeUsd: fee,
+              timestamp,
+            }
+          : {
+              accountId: account,
+              transactionId: transaction,
+              symbol: ticker,
+              direction: way,
+              amount: quantity,
+              priceUsd: price,
+              feeUsd: fee,
+              timestamp,
+              transferId: transfer,
+            };
   }
   return entries;
 }
