@@ -148,6 +148,12 @@ export function parseScaled(text: string): ScaledDecimal | null {
     const fraction = plain[2] ?? '';
     return new ScaledDecimal(BigInt(plain[1] + fraction), fraction.length);
   }
+  // A loss or a negative sum as the engine writes it: '-' then plain digits (no second regex).
+  const negative = text.charCodeAt(0) === 45 /* - */ ? UNSIGNED_PLAIN.exec(text.slice(1)) : null;
+  if (negative) {
+    const fraction = negative[2] ?? '';
+    return new ScaledDecimal(-BigInt(negative[1] + fraction), fraction.length);
+  }
   if (!PLAIN_DECIMAL_TEXT.test(text)) return null;
   const [, sign, whole, fraction, exponentText] = DECIMAL_TEXT.exec(text)!;
   const exponent = exponentText === undefined ? 0 : Number(exponentText);
