@@ -24,10 +24,12 @@ export { holdingTerm, longTermFrom } from './holding-period.js';
 export {
   decodeLedger,
   encodeLedger,
+  encodeLedgerRows,
   joinEncodedLedgers,
   ledgerBuffers,
   type EncodedLedger,
   type EncodedTextColumn,
+  type LedgerRowFields,
 } from './ledger-encoding.js';
 export {
   electedMethod,
