@@ -21,6 +21,7 @@ export {
 export { CostBasisErrorCode, InvalidLedgerEntryError } from './cost-basis.errors.js';
 export type * from './cost-basis.types.js';
 export { holdingTerm, longTermFrom } from './holding-period.js';
+export { disposalAmounts, type DisposalAmounts } from './disposal-amounts.js';
 export {
   decodeLedger,
   encodeLedger,

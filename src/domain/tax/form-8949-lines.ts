@@ -8,7 +8,7 @@
  * does) or formats currency text (src/domain/money/format.ts does).
  */
 import type { Decimal } from 'decimal.js';
-import type { Disposal, HoldingTerm } from '../cost-basis/index.js';
+import { disposalAmounts, type Disposal, type HoldingTerm } from '../cost-basis/index.js';
 import { ExactDecimal, ZERO } from '../money/exact-decimal.js';
 import { canonicalDecimal, roundUsdToCents, USD_FRACTION_DIGITS } from '../money/format.js';
 import { parseScaled, roundScaled, ScaledDecimal } from '../money/scaled-decimal.js';
@@ -156,9 +156,15 @@ const LINE_CENTS = new WeakMap<Form8949Line, { proceeds: bigint; costBasis: bigi
 
 const CENTS_PER_UNIT = [100n, 10n, 1n];
 
-/** roundUsdToCents of the engine's text, with its cents; null cents when the text is not plain decimal. */
-function roundedToCents(text: string): { decimal: Decimal; cents: bigint | null } {
-  const scaled = parseScaled(text);
+/**
+ * roundUsdToCents of the engine's text, with its cents; null cents when the text is not plain
+ * decimal. `exact`: the number the engine wrote the text from (disposal-amounts.ts), if known.
+ */
+function roundedToCents(
+  text: string,
+  exact: ScaledDecimal | undefined,
+): { decimal: Decimal; cents: bigint | null } {
+  const scaled = exact ?? parseScaled(text);
   if (scaled === null) return { decimal: roundUsdToCents(text), cents: null };
   // roundUsdToCents' own path for decimal text, the cents kept.
   const rounded = roundScaled(scaled, USD_FRACTION_DIGITS);
@@ -177,8 +183,9 @@ function toLine(
   custodyOf: (accountId: string) => Custody,
   utcDate: (instant: Date) => string,
 ): Form8949Line {
-  const proceeds = roundedToCents(disposal.proceedsUsd);
-  const costBasis = roundedToCents(disposal.costBasisUsd);
+  const amounts = disposalAmounts(disposal);
+  const proceeds = roundedToCents(disposal.proceedsUsd, amounts?.proceedsUsd);
+  const costBasis = roundedToCents(disposal.costBasisUsd, amounts?.costBasisUsd);
   const proceedsUsd = proceeds.decimal;
   const costBasisUsd = costBasis.decimal;
   const quantity = canonicalDecimal(disposal.quantity);
