@@ -24,6 +24,7 @@ import type {
   UnknownBasisReason,
 } from './cost-basis.types.js';
 import { ALLOCATION_DECIMAL_PLACES } from '../money/exact-decimal.js';
+import { keepDisposalAmounts } from './disposal-amounts.js';
 import { holdingTerm } from './holding-period.js';
 import { LotBook, lotIdsOf, takeInOrder, type Lot, type LotPiece } from './lot-book.js';
 import { compareForProcessing } from './processing-order.js';
@@ -364,7 +365,8 @@ class CostBasisEngine {
           : allocateScaledProRata(proceedsUsd, pieceQuantity, quantity, ALLOCATION_DECIMAL_PLACES);
         proceedsLeftUsd = proceedsLeftUsd.minus(pieceProceedsUsd);
         const costBasisUsd = piece?.costBasisUsd ?? SCALED_ZERO;
-        this.disposals.push({
+        const gainUsd = pieceProceedsUsd.minus(costBasisUsd);
+        const disposal: Disposal = {
           accountId: entry.accountId,
           transactionId: entry.transactionId,
           direction,
@@ -374,13 +376,15 @@ class CostBasisEngine {
           disposedAt: new Date(entry.timestamp.getTime()),
           proceedsUsd: toCanonical(pieceProceedsUsd),
           costBasisUsd: toCanonical(costBasisUsd),
-          gainUsd: toCanonical(pieceProceedsUsd.minus(costBasisUsd)),
+          gainUsd: toCanonical(gainUsd),
           term: piece ? holdingTerm(piece.acquiredAt, entry.timestamp) : 'short',
           basisKnown: piece?.basisKnown ?? false,
           lotOriginTransactionId: piece?.originTransactionId ?? null,
           acquiredInAccount: piece?.acquiredInAccount === true,
           identifiedLate,
-        });
+        };
+        keepDisposalAmounts(disposal, { proceedsUsd: pieceProceedsUsd, costBasisUsd, gainUsd });
+        this.disposals.push(disposal);
       });
     }
 

@@ -19,6 +19,8 @@ import type {
 import { methodForElections, type MethodElection } from './method-elections.js';
 import { summarizeByAccountAndSymbol, valuePositions } from './position-summary.js';
 import { computeSafeHarborAllocation, SAFE_HARBOR_TRANSITION_AT } from './safe-harbor.js';
+import { disposalAmounts } from './disposal-amounts.js';
+import { splitByTerm } from './tax-year.js';
 
 const d = (text: string | undefined): Decimal => new Exact(text ?? 0);
 const sum = (values: Iterable<Decimal>): Decimal => [...values].reduce((a, b) => a.plus(b), new Exact(0));
@@ -679,6 +681,24 @@ describe('cost-basis properties', () => {
           );
         },
       ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('keeps beside each disposal row the very numbers its text was written from (summed alike)', () => {
+    fc.assert(
+      fc.property(history({ removals: true, unknownBasis: true }), method, (entries, m) => {
+        const { disposals } = computeCostBasis(entries, m);
+        for (const row of disposals) {
+          const amounts = disposalAmounts(row)!;
+          expect(amounts.proceedsUsd.toCanonical()).toBe(row.proceedsUsd);
+          expect(amounts.costBasisUsd.toCanonical()).toBe(row.costBasisUsd);
+          expect(amounts.gainUsd.toCanonical()).toBe(row.gainUsd);
+          // A copy (another thread's, a test's literal) has none: its text is parsed.
+          expect(disposalAmounts({ ...row })).toBeUndefined();
+        }
+        expect(splitByTerm(disposals)).toEqual(splitByTerm(disposals.map((row) => ({ ...row }))));
+      }),
       { numRuns: NUM_RUNS },
     );
   });

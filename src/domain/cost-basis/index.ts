@@ -21,13 +21,16 @@ export {
 export { CostBasisErrorCode, InvalidLedgerEntryError } from './cost-basis.errors.js';
 export type * from './cost-basis.types.js';
 export { holdingTerm, longTermFrom } from './holding-period.js';
+export { disposalAmounts, type DisposalAmounts } from './disposal-amounts.js';
 export {
   decodeLedger,
   encodeLedger,
+  encodeLedgerRows,
   joinEncodedLedgers,
   ledgerBuffers,
   type EncodedLedger,
   type EncodedTextColumn,
+  type LedgerRowFields,
 } from './ledger-encoding.js';
 export {
   electedMethod,

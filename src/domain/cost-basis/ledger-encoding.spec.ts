@@ -62,6 +62,45 @@ describe('ledger encoding (the compute pool’s input)', () => {
     );
   });
 
+  it('decodes runs of one account, ticker and direction (read back as one string) to the same entries, keys in the same order', () => {
+    const fewOf = (values: string[]) => fc.constantFrom(...values);
+    const runs = fc
+      .array(
+        fc.record({
+          accountId: fewOf(['a', 'ab', 'b', '']),
+          symbol: fewOf(['BTC', 'BT', 'ETH', 'BTCB']),
+          direction: fc.constantFrom(...DIRECTIONS),
+        }),
+        { maxLength: 40 },
+      )
+      .chain((keys) =>
+        fc.tuple(fc.constant(keys), fc.array(anyEntry, { minLength: keys.length, maxLength: keys.length })),
+      )
+      .map(([keys, entries]) => entries.map((entry, i) => ({ ...entry, ...keys[i] })));
+    fc.assert(
+      fc.property(runs, (entries) => {
+        const decoded = decodeLedger(encodeLedger(entries));
+        expect(decoded).toStrictEqual(entries);
+        // The key order of the ledger's own entries (toLedgerEntry), as decoding always gave.
+        const order = [
+          'accountId',
+          'transactionId',
+          'symbol',
+          'direction',
+          'amount',
+          'priceUsd',
+          'feeUsd',
+          'timestamp',
+          'transferId',
+        ];
+        expect(decoded.map((entry) => Object.keys(entry))).toEqual(
+          entries.map((entry) => order.filter((key) => key in entry)),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('encodes no entry as an empty ledger', () => {
     expect(decodeLedger(encodeLedger([]))).toEqual([]);
   });

@@ -122,16 +122,67 @@ export function compareLotsForMethod(method: CostBasisMethod): (a: Lot, b: Lot) 
   if (method === 'lofo') {
     return (a, b) =>
       Number(b.basisKnown) - Number(a.basisKnown) ||
-      // a.unit − b.unit without dividing: a.basis × b.qty vs b.basis × a.qty
-      a.costBasisUsd.times(b.quantity).compare(b.costBasisUsd.times(a.quantity)) ||
+      // a.unit − b.unit
+      compareUnitBasis(a, b) ||
       byAge(a, b);
   }
   return (a, b) =>
     Number(b.basisKnown) - Number(a.basisKnown) ||
-    // b.unit − a.unit without dividing: b.basis × a.qty vs a.basis × b.qty
-    b.costBasisUsd.times(a.quantity).compare(a.costBasisUsd.times(b.quantity)) ||
+    // b.unit − a.unit
+    compareUnitBasis(b, a) ||
     byAge(a, b);
 }
+
+/** Estimates this far apart (relative) order their exact values the same way: they err by < 1e-15. */
+const CLEARLY_APART = 1 + 1e-9;
+
+/**
+ * −1, 0 or 1 as a's basis per unit is less than, equal to or greater than b's, exactly (a.basis ×
+ * b.qty vs b.basis × a.qty, no division). HIFO and LOFO compare lots on every insertion (tens of
+ * thousands of times a history); most pairs differ clearly, so each lot's unit basis is first
+ * estimated once as a double (unitEstimate), and only pairs whose estimates are not clearly apart
+ * (ties, near-ties, estimates that could mislead) take the exact BigInt products.
+ */
+export function compareUnitBasis(a: LotPiece, b: LotPiece): number {
+  const estimateA = unitEstimate(a);
+  const estimateB = unitEstimate(b);
+  // NaN (no trustworthy estimate) fails both tests.
+  if (estimateA > estimateB * CLEARLY_APART) return 1;
+  if (estimateB > estimateA * CLEARLY_APART) return -1;
+  return a.costBasisUsd.times(b.quantity).compare(b.costBasisUsd.times(a.quantity));
+}
+
+/** Each piece's estimate, made once (a piece never changes: a split makes new ones). */
+const unitEstimates = new WeakMap<LotPiece, number>();
+
+function unitEstimate(piece: LotPiece): number {
+  let estimate = unitEstimates.get(piece);
+  if (estimate === undefined) {
+    estimate = estimateUnitBasis(piece);
+    unitEstimates.set(piece, estimate);
+  }
+  return estimate;
+}
+
+/**
+ * basis ÷ quantity as a double, within 1e-15 of the exact ratio: each step (BigInt to double,
+ * division, an exact power of ten up to 10^22, product) rounds once to the nearest double. NaN
+ * where that bound may not hold or the value is unusual (other powers of ten, infinities,
+ * subnormal magnitudes, a zero or negative quantity, a negative basis): the exact comparison decides.
+ */
+function estimateUnitBasis(piece: LotPiece): number {
+  const { costBasisUsd: basis, quantity } = piece;
+  if (quantity.units <= 0n || basis.units < 0n) return Number.NaN;
+  if (basis.units === 0n) return 0;
+  const shift = quantity.scale - basis.scale;
+  if (shift < -22 || shift > 22) return Number.NaN;
+  const ratio = Number(basis.units) / Number(quantity.units);
+  const estimate = shift >= 0 ? ratio * POWERS_OF_TEN[shift]! : ratio / POWERS_OF_TEN[-shift]!;
+  return estimate > 1e-250 && estimate < 1e250 ? estimate : Number.NaN;
+}
+
+/** 10^0 … 10^22: exactly representable as doubles. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 
 /** The order a position is kept sorted in for a method (LTFO keeps HIFO's and partitions at take time). */
 type SortOrder = Exclude<CostBasisMethod, 'ltfo'>;

@@ -2,6 +2,7 @@
 import { InvalidDecimalError } from '../money/format.js';
 import { parseScaled, SCALED_ZERO, type ScaledDecimal } from '../money/scaled-decimal.js';
 import type { CostBasisResult, Disposal } from './cost-basis.types.js';
+import { disposalAmounts } from './disposal-amounts.js';
 
 /** Disposals whose disposedAt falls in `taxYear`, by UTC calendar year, in processing order. */
 export function disposalsInYear(
@@ -36,9 +37,11 @@ export function splitByTerm(disposals: readonly Disposal[]): TermTotals {
   let unknownBasisDisposalCount = 0;
   for (const disposal of disposals) {
     const sum = sums[disposal.term];
-    sum.proceedsUsd = sum.proceedsUsd.plus(decimalOf(disposal.proceedsUsd));
-    sum.costBasisUsd = sum.costBasisUsd.plus(decimalOf(disposal.costBasisUsd));
-    sum.gainUsd = sum.gainUsd.plus(decimalOf(disposal.gainUsd));
+    // The engine's own numbers for its rows (disposal-amounts.ts), else the text parsed.
+    const amounts = disposalAmounts(disposal);
+    sum.proceedsUsd = sum.proceedsUsd.plus(amounts?.proceedsUsd ?? decimalOf(disposal.proceedsUsd));
+    sum.costBasisUsd = sum.costBasisUsd.plus(amounts?.costBasisUsd ?? decimalOf(disposal.costBasisUsd));
+    sum.gainUsd = sum.gainUsd.plus(amounts?.gainUsd ?? decimalOf(disposal.gainUsd));
     if (!disposal.basisKnown) unknownBasisDisposalCount++;
   }
   type Sum = { proceedsUsd: ScaledDecimal; costBasisUsd: ScaledDecimal; gainUsd: ScaledDecimal };

@@ -67,6 +67,25 @@ describe('scaled decimals (the engine’s numbers)', () => {
     expect(parseScaled(text)).toBeNull();
   });
 
+  it('reads short unsigned text (up to 15 digits, read as a double) to the units and scale of its digits, as longer text', () => {
+    const unsigned = fc
+      .tuple(fc.stringMatching(/^\d{1,17}$/), fc.option(fc.stringMatching(/^\d{0,16}$/), { nil: undefined }))
+      .map(([whole, fraction]) => (fraction === undefined ? whole : `${whole}.${fraction}`));
+    fc.assert(
+      fc.property(unsigned, (text) => {
+        const [whole, fraction = ''] = text.split('.');
+        const value = parseScaled(text)!;
+        expect(value.units).toBe(BigInt(whole! + fraction));
+        expect(value.scale).toBe(fraction.length);
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(parseScaled('999999999999999')!.units).toBe(999_999_999_999_999n);
+    expect(parseScaled('9999999999999999')!.units).toBe(9_999_999_999_999_999n);
+    expect(parseScaled('99999999.9999999')!.units).toBe(999_999_999_999_999n);
+    expect(parseScaled('1.')!.scale).toBe(0);
+  });
+
   it('allocates pro rata at 30 decimal places, half away from zero, exactly when the part is the whole', () => {
     expect(
       allocateScaledProRata(scaled('100'), scaled('1'), scaled('3'), ALLOCATION_DECIMAL_PLACES).toCanonical(),

@@ -114,13 +114,45 @@ const PLAIN_DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 // What a numeric column holds: digits with an optional fraction, no sign or exponent.
 const UNSIGNED_PLAIN = /^(\d+)(?:\.(\d*))?$/;
 
+/** At most this many digits make an integer a double holds exactly (< 2^53). */
+const EXACT_DOUBLE_DIGITS = 15;
+
+/**
+ * UNSIGNED_PLAIN's texts of at most 15 digits (every amount, price and fee of a ledger), read
+ * digit by digit into a double, exact below 10^15, then into a BigInt: the same value as
+ * BigInt(whole + fraction) with the same scale, at a third of the cost (no regular expression,
+ * no concatenated string). Null for anything else (left to the full parser).
+ */
+function parseShortUnsigned(text: string): ScaledDecimal | null {
+  const length = text.length;
+  if (length === 0 || length > EXACT_DOUBLE_DIGITS + 1) return null;
+  let units = 0;
+  let point = -1;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) units = units * 10 + (code - 48);
+    else if (code === 46 /* . */ && point < 0 && i > 0) point = i;
+    else return null;
+  }
+  if (point < 0) return length > EXACT_DOUBLE_DIGITS ? null : new ScaledDecimal(BigInt(units), 0);
+  return new ScaledDecimal(BigInt(units), length - point - 1);
+}
+
 /** Parses plain decimal text (optional exponent), as parseDecimal does; null for anything else. */
 export function parseScaled(text: string): ScaledDecimal | null {
   if (typeof text !== 'string') return null;
+  const fast = parseShortUnsigned(text);
+  if (fast !== null) return fast;
   const plain = UNSIGNED_PLAIN.exec(text);
   if (plain) {
     const fraction = plain[2] ?? '';
     return new ScaledDecimal(BigInt(plain[1] + fraction), fraction.length);
+  }
+  // A loss or a negative sum as the engine writes it: '-' then plain digits (no second regex).
+  const negative = text.charCodeAt(0) === 45 /* - */ ? UNSIGNED_PLAIN.exec(text.slice(1)) : null;
+  if (negative) {
+    const fraction = negative[2] ?? '';
+    return new ScaledDecimal(-BigInt(negative[1] + fraction), fraction.length);
   }
   if (!PLAIN_DECIMAL_TEXT.test(text)) return null;
   const [, sign, whole, fraction, exponentText] = DECIMAL_TEXT.exec(text)!;

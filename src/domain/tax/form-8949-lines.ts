@@ -8,9 +8,10 @@
  * does) or formats currency text (src/domain/money/format.ts does).
  */
 import type { Decimal } from 'decimal.js';
-import type { Disposal, HoldingTerm } from '../cost-basis/index.js';
-import { ZERO } from '../money/exact-decimal.js';
-import { canonicalDecimal, roundUsdToCents } from '../money/format.js';
+import { disposalAmounts, type Disposal, type HoldingTerm } from '../cost-basis/index.js';
+import { ExactDecimal, ZERO } from '../money/exact-decimal.js';
+import { canonicalDecimal, roundUsdToCents, USD_FRACTION_DIGITS } from '../money/format.js';
+import { parseScaled, roundScaled, ScaledDecimal } from '../money/scaled-decimal.js';
 
 /** First tax year with the digital-asset boxes G–L (2025 Form 8949). */
 export const FIRST_DIGITAL_ASSET_BOX_YEAR = 2025;
@@ -145,17 +146,51 @@ export function toForm8949Lines(
   return keyed.map(({ line }) => line);
 }
 
+/**
+ * Each line's proceeds, basis and gain in cents, beside the line rather than on it (a line is
+ * plain data that crosses threads and becomes JSON): the sums of tens of thousands of lines are
+ * then integer additions, not decimal.js ones, with the same totals (sumLines). A line without an
+ * entry (revived from text, made elsewhere) is summed with decimal.js as before.
+ */
+const LINE_CENTS = new WeakMap<Form8949Line, { proceeds: bigint; costBasis: bigint; gain: bigint }>();
+
+const CENTS_PER_UNIT = [100n, 10n, 1n];
+
+/**
+ * roundUsdToCents of the engine's text, with its cents; null cents when the text is not plain
+ * decimal. `exact`: the number the engine wrote the text from (disposal-amounts.ts), if known.
+ */
+function roundedToCents(
+  text: string,
+  exact: ScaledDecimal | undefined,
+): { decimal: Decimal; cents: bigint | null } {
+  const scaled = exact ?? parseScaled(text);
+  if (scaled === null) return { decimal: roundUsdToCents(text), cents: null };
+  // roundUsdToCents' own path for decimal text, the cents kept.
+  const rounded = roundScaled(scaled, USD_FRACTION_DIGITS);
+  return {
+    decimal: new ExactDecimal(rounded.toCanonical()),
+    cents: rounded.units * CENTS_PER_UNIT[rounded.scale]!,
+  };
+}
+
+const centsDecimal = (cents: bigint): Decimal =>
+  new ExactDecimal(new ScaledDecimal(cents, USD_FRACTION_DIGITS).toCanonical());
+
 function toLine(
   disposal: Disposal,
   taxYear: number,
   custodyOf: (accountId: string) => Custody,
   utcDate: (instant: Date) => string,
 ): Form8949Line {
-  const proceedsUsd = roundUsdToCents(disposal.proceedsUsd);
-  const costBasisUsd = roundUsdToCents(disposal.costBasisUsd);
+  const amounts = disposalAmounts(disposal);
+  const proceeds = roundedToCents(disposal.proceedsUsd, amounts?.proceedsUsd);
+  const costBasis = roundedToCents(disposal.costBasisUsd, amounts?.costBasisUsd);
+  const proceedsUsd = proceeds.decimal;
+  const costBasisUsd = costBasis.decimal;
   const quantity = canonicalDecimal(disposal.quantity);
   const custody = custodyOf(disposal.accountId);
-  return {
+  const line: Form8949Line = {
     part: disposal.term === 'short' ? 'I' : 'II',
     box: form8949Box(taxYear, disposal.term, custody, isCoveredDigitalAsset(disposal, custody)),
     term: disposal.term,
@@ -178,9 +213,42 @@ function toLine(
         : null,
     identifiedLate: disposal.identifiedLate,
   };
+  if (proceeds.cents !== null && costBasis.cents !== null) {
+    LINE_CENTS.set(line, {
+      proceeds: proceeds.cents,
+      costBasis: costBasis.cents,
+      gain: proceeds.cents - costBasis.cents,
+    });
+  }
+  return line;
 }
 
+/**
+ * The lines' sums, exact: in integer cents when every line was made here (toForm8949Lines), else
+ * with decimal.js. Either way the same values (a decimal.js sum at 1,000 digits never rounds, and
+ * a value has one decimal.js form: zero is never −0 here, as no line holds −0).
+ */
 export function sumLines(lines: readonly Form8949Line[]): LineTotals {
+  let proceeds = 0n;
+  let costBasis = 0n;
+  let gain = 0n;
+  for (const line of lines) {
+    const cents = LINE_CENTS.get(line);
+    if (cents === undefined) return sumLinesExactly(lines);
+    proceeds += cents.proceeds;
+    costBasis += cents.costBasis;
+    gain += cents.gain;
+  }
+  if (lines.length === 0) return { lines: 0, proceedsUsd: ZERO, costBasisUsd: ZERO, gainUsd: ZERO };
+  return {
+    lines: lines.length,
+    proceedsUsd: centsDecimal(proceeds),
+    costBasisUsd: centsDecimal(costBasis),
+    gainUsd: centsDecimal(gain),
+  };
+}
+
+function sumLinesExactly(lines: readonly Form8949Line[]): LineTotals {
   let proceedsUsd = ZERO;
   let costBasisUsd = ZERO;
   let gainUsd = ZERO;

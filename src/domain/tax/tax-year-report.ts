@@ -126,12 +126,13 @@ export function summarizeGains(input: TaxYearInput, year: TaxYear): GainsSummary
       event.receivedAt.getUTCFullYear() === input.taxYear &&
       (input.asset === undefined || event.symbol === input.asset),
   );
+  const transactions = countTransactions(disposals);
   return {
-    transactions: countTransactions(disposals),
+    transactions: transactions.total,
     totals: termTotals(lines),
     assets: [...linesBySymbol(lines)].map(([symbol, assetLines]) => ({
       symbol,
-      transactions: countTransactions(disposals.filter((d) => d.symbol === symbol)),
+      transactions: transactions.bySymbol.get(symbol) ?? 0,
       ...termTotals(assetLines),
     })),
     exact: splitByTerm(disposals),
@@ -141,13 +142,53 @@ export function summarizeGains(input: TaxYearInput, year: TaxYear): GainsSummary
 
 const compareBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function countTransactions(disposals: readonly Disposal[]): number {
-  return new Set(disposals.map((d) => `${d.accountId}\u0000${d.transactionId}`)).size;
+/**
+ * Distinct transactions (account and transaction id) among the disposals, in all and per asset,
+ * in one pass: a sale's rows (one per lot piece) come one after another, so only a row whose
+ * transaction differs from the row before is looked up; a transaction met again later still
+ * counts once.
+ */
+function countTransactions(disposals: readonly Disposal[]): {
+  total: number;
+  bySymbol: Map<string, number>;
+} {
+  const seen = new Map<string, Set<string>>();
+  const seenBySymbol = new Map<string, Map<string, Set<string>>>();
+  const bySymbol = new Map<string, number>();
+  let total = 0;
+  let previous: Disposal | undefined;
+  const firstTime = (byAccount: Map<string, Set<string>>, d: Disposal): boolean => {
+    let ids = byAccount.get(d.accountId);
+    if (ids === undefined) byAccount.set(d.accountId, (ids = new Set()));
+    if (ids.has(d.transactionId)) return false;
+    ids.add(d.transactionId);
+    return true;
+  };
+  for (const d of disposals) {
+    const repeat =
+      previous !== undefined &&
+      previous.accountId === d.accountId &&
+      previous.transactionId === d.transactionId &&
+      previous.symbol === d.symbol;
+    previous = d;
+    if (repeat) continue;
+    if (firstTime(seen, d)) total++;
+    let ofSymbol = seenBySymbol.get(d.symbol);
+    if (ofSymbol === undefined) seenBySymbol.set(d.symbol, (ofSymbol = new Map()));
+    if (firstTime(ofSymbol, d)) bySymbol.set(d.symbol, (bySymbol.get(d.symbol) ?? 0) + 1);
+  }
+  return { total, bySymbol };
 }
 
 export function termTotals(lines: readonly Form8949Line[]): TermLineTotals {
-  const shortTerm = sumLines(lines.filter((line) => line.term === 'short'));
-  const longTerm = sumLines(lines.filter((line) => line.term === 'long'));
+  const short: Form8949Line[] = [];
+  const long: Form8949Line[] = [];
+  for (const line of lines) {
+    if (line.term === 'short') short.push(line);
+    else if (line.term === 'long') long.push(line);
+  }
+  const shortTerm = sumLines(short);
+  const longTerm = sumLines(long);
   return { shortTerm, longTerm, total: addTotals(shortTerm, longTerm) };
 }
 
