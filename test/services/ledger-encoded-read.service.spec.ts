@@ -3,13 +3,13 @@
  * encodedLedgerForTenant, issue 28) gives, decoded, exactly the entries of the plain read
  * (ledgerForAccount, ledgerForTenant): the same fields, absent fields absent, the same instants to
  * the millisecond (sub-millisecond parts cut off as a Date's parse cuts them, before 1970 too),
- * over several chunks of LEDGER_CHUNK_ROWS and several streamed queries of LEDGER_STREAM_ROWS (on
- * PostgreSQL), one account or the whole tenant, with the symbols in the order they first come.
+ * over several chunks of LEDGER_CHUNK_ROWS, one account or the whole tenant, with the symbols in
+ * the order they first come.
  */
 import { ManualClock } from '../../src/common/clock/clock.js';
 import { decodeLedger } from '../../src/domain/cost-basis/index.js';
 import { LedgerModule, LedgerService } from '../../src/modules/ledger/index.js';
-import { LEDGER_CHUNK_ROWS, LEDGER_STREAM_ROWS } from '../../src/modules/ledger/testing.js';
+import { LEDGER_CHUNK_ROWS } from '../../src/modules/ledger/testing.js';
 import { insertAccount, insertTenant } from '../factories/account-rows.factory.js';
 import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
 import { startServiceModule, type ServiceModule } from '../support/service-module.js';
@@ -32,7 +32,6 @@ describe('the ledger read for the compute pool (service tier)', () => {
   let tenantId: string;
   let a: string;
   let b: string;
-  let c: string;
   let ledger: LedgerService;
 
   beforeAll(async () => {
@@ -44,7 +43,6 @@ describe('the ledger read for the compute pool (service tier)', () => {
     tenantId = await insertTenant(s.dataSource, 'service-encoded-read');
     a = await insertAccount(s.dataSource, tenantId, { source: 'csv', createdOn: NOW });
     b = await insertAccount(s.dataSource, tenantId, { source: 'csv', createdOn: NOW });
-    c = await insertAccount(s.dataSource, tenantId, { source: 'csv', createdOn: NOW });
     const rows: unknown[][] = [];
     // acct-a: two chunks and a bit; acct-b: a few, one of them the other leg of a transfer.
     for (let i = 0; i < 2 * LEDGER_CHUNK_ROWS + 37; i++) {
@@ -79,15 +77,6 @@ describe('the ledger read for the compute pool (service tier)', () => {
         [tenantId, ...row],
       );
     }
-    // acct-c: more than two streamed queries' worth (PostgreSQL) of generated rows.
-    await s.dataSource.query(
-      `INSERT INTO "transaction" (tenant_id, account_id, transaction_id, symbol, direction, amount, price_usd, fee_usd, occurred_at, transfer_id)
-       SELECT $1, $2, 'c-' || lpad(i::text, 6, '0'), (ARRAY['BTC', 'ETH'])[1 + i % 2], 'buy', (i + 1)::numeric / 1000,
-              CASE WHEN i % 13 = 0 THEN NULL ELSE 100 + i END, CASE WHEN i % 3 = 0 THEN NULL ELSE 0.25 END,
-              timestamptz '2020-01-01 00:00:00+00' + i * interval '1 minute 0.0007 seconds', NULL
-       FROM generate_series(0, $3::int - 1) AS i`,
-      [tenantId, c, 2 * LEDGER_STREAM_ROWS + 7],
-    );
     ledger = s.get(LedgerService);
   });
 
@@ -105,14 +94,6 @@ describe('the ledger read for the compute pool (service tier)', () => {
     expect(times).toContain('1969-12-31T23:59:59.999Z');
     expect(times).toContain('2024-03-01T12:00:00.000Z');
     expect(times).toContain('2024-02-29T23:59:59.999Z');
-  });
-
-  it('decodes a read of several streamed queries (PostgreSQL) or many chunks (PGlite) to the plain read’s entries', async () => {
-    const plain = await ledger.ledgerForAccount(tenantId, { id: c });
-    const encoded = await ledger.encodedLedgerForAccount(tenantId, { id: c });
-    expect(plain.entries).toHaveLength(2 * LEDGER_STREAM_ROWS + 7);
-    expect(decodeLedger(encoded.ledger)).toStrictEqual(plain.entries);
-    expect(encoded.symbols).toEqual(['BTC', 'ETH']);
   });
 
   it('decodes the tenant’s read to the plain read’s entries', async () => {

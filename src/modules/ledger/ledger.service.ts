@@ -39,12 +39,6 @@ import {
  */
 export const LEDGER_CHUNK_ROWS = 500;
 
-/**
- * Rows per query when the compute pool's ledger is streamed from PostgreSQL (readEncoded): each
- * query well within the statement timeout, a 100,000-row history in ten of them.
- */
-export const LEDGER_STREAM_ROWS = 10_000;
-
 /** A page row's entry fields, as toLedgerEntry maps a stored transaction (a missing price is '0'). */
 const PAGE_ROW_FIELDS: LedgerRowFields<LedgerPageRow> = {
   accountId: (row) => row.account_id!,
@@ -185,12 +179,9 @@ export class LedgerService {
   }
 
   /**
-   * As readChunks, encoded straight from the rows (encodedKeyPage: no account column for one
-   * account's pages, the instant as milliseconds; no StoredTransaction, LedgerEntry or Date per
-   * row): the same encoding as encodeLedger of readChunks' entries. On PostgreSQL the rows are
-   * streamed (streamSql), LEDGER_STREAM_ROWS a query, and encoded LEDGER_CHUNK_ROWS at a time as
-   * they arrive: a few queries for a whole history where chunked reads made one round trip per
-   * 500 rows, and no turn of the event loop longer than a chunk's. On PGlite, chunk by chunk.
+   * As readChunks, each chunk encoded straight from its rows (encodedKeyPage: no account column
+   * for one account's pages, the instant as milliseconds; no StoredTransaction, LedgerEntry or
+   * Date per row): the same encoding as encodeLedger of readChunks' entries.
    */
   private async readEncoded(
     tenantId: string,
@@ -199,51 +190,30 @@ export class LedgerService {
   ): Promise<EncodedLedgerRead> {
     const parts: EncodedLedger[] = [];
     const symbols = new Set<string>();
-    let previousSymbol: string | undefined;
     for (const accountId of accountIds ?? [null]) {
       const fields =
         accountId === null ? PAGE_ROW_FIELDS : { ...PAGE_ROW_FIELDS, accountId: () => accountId };
-      let pending: LedgerPageRow[] = [];
-      const encodePending = () => {
-        if (pending.length > 0) parts.push(encodeLedgerRows(pending, fields));
-        pending = [];
-      };
-      const take = (row: LedgerPageRow) => {
-        pending.push(row);
-        if (row.symbol !== previousSymbol) symbols.add((previousSymbol = row.symbol));
-        if (pending.length === LEDGER_CHUNK_ROWS) encodePending();
-      };
       let after: LedgerKey | null = null;
-      let streaming = true;
       for (;;) {
-        let last: LedgerPageRow | undefined;
-        let limit = LEDGER_STREAM_ROWS;
-        let count = streaming
-          ? await this.transactions.streamEncodedKeyPage(
-              tenantId,
-              accountId,
-              after,
-              limit,
-              manager,
-              (row) => {
-                take(row);
-                last = row;
-              },
-            )
-          : null;
-        if (count === null) {
-          streaming = false;
-          limit = LEDGER_CHUNK_ROWS;
-          const rows = await this.transactions.encodedKeyPage(tenantId, accountId, after, limit, manager);
-          for (const row of rows) take(row);
-          last = rows.at(-1);
-          count = rows.length;
+        const rows = await this.transactions.encodedKeyPage(
+          tenantId,
+          accountId,
+          after,
+          LEDGER_CHUNK_ROWS,
+          manager,
+        );
+        if (rows.length > 0) {
+          parts.push(encodeLedgerRows(rows, fields));
+          let previous: string | undefined;
+          for (const row of rows) {
+            if (row.symbol !== previous) symbols.add((previous = row.symbol));
+          }
         }
-        encodePending();
-        if (count < limit || last === undefined) break;
+        if (rows.length < LEDGER_CHUNK_ROWS) break;
+        const last = rows[rows.length - 1]!;
         after = { accountId: last.account_id ?? accountId!, transactionId: last.transaction_id };
         // On PGlite a query may settle without an I/O turn: give timers and sockets theirs.
-        if (!streaming) await nextTurn();
+        await nextTurn();
       }
     }
     return { ledger: joinEncodedLedgers(parts), symbols: [...symbols] };

@@ -4,4 +4,4 @@
  */
 export { BalanceSnapshotsRepository } from './repositories/balance-snapshots.repository.js';
 export { TransactionsRepository } from './repositories/transactions.repository.js';
-export { LEDGER_CHUNK_ROWS, LEDGER_STREAM_ROWS } from './ledger.service.js';
+export { LEDGER_CHUNK_ROWS } from './ledger.service.js';

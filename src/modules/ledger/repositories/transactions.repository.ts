@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Direction, LedgerEntry } from '../../../domain/cost-basis/index.js';
 import type { TransactionInput } from '../transaction-input.js';
-import { runSql, streamSql } from '../../../database/sql.js';
+import { runSql } from '../../../database/sql.js';
 
 /** A stored transaction as the API shows it (decimals as stored: canonical text). */
 export interface StoredTransaction {
@@ -111,30 +111,6 @@ const LEDGER_PAGE_COLUMNS = `transaction_id, symbol, direction, amount, price_us
 
 /** Rows per multi-row INSERT: 9 parameters each, well under Postgres' 65,535. */
 const INSERT_BATCH = 1_000;
-
-/** The SELECT of one page of LedgerPageRows in key order after `after` (as keyPage's). */
-function ledgerPageQuery(
-  tenantId: string,
-  accountId: string | null,
-  after: LedgerKey | null,
-  limit: number,
-): { text: string; params: unknown[] } {
-  const params: unknown[] = [tenantId];
-  const param = (value: unknown) => `$${params.push(value)}`;
-  const where = ['tenant_id = $1'];
-  if (accountId !== null) {
-    where.push(`account_id = ${param(accountId)}::uuid`);
-    if (after !== null) where.push(`transaction_id > ${param(after.transactionId)}::varchar COLLATE "C"`);
-  } else if (after !== null) {
-    where.push(
-      `(account_id, transaction_id) > (${param(after.accountId)}::uuid, ${param(after.transactionId)}::varchar COLLATE "C")`,
-    );
-  }
-  const columns = accountId === null ? `account_id, ${LEDGER_PAGE_COLUMNS}` : LEDGER_PAGE_COLUMNS;
-  const text = `SELECT ${columns} FROM "transaction" WHERE ${where.join(' AND ')}
-     ORDER BY account_id, transaction_id LIMIT ${param(limit)}`;
-  return { text, params };
-}
 
 /** Transactions of the tenant's accounts. Every query takes the tenant id first. */
 @Injectable()
@@ -285,25 +261,25 @@ export class TransactionsRepository {
     limit: number,
     manager?: EntityManager,
   ): Promise<LedgerPageRow[]> {
-    const { text, params } = ledgerPageQuery(tenantId, accountId, after, limit);
-    const { rows } = await runSql<LedgerPageRow>(this.m(manager), text, params);
+    const params: unknown[] = [tenantId];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const where = ['tenant_id = $1'];
+    if (accountId !== null) {
+      where.push(`account_id = ${param(accountId)}::uuid`);
+      if (after !== null) where.push(`transaction_id > ${param(after.transactionId)}::varchar COLLATE "C"`);
+    } else if (after !== null) {
+      where.push(
+        `(account_id, transaction_id) > (${param(after.accountId)}::uuid, ${param(after.transactionId)}::varchar COLLATE "C")`,
+      );
+    }
+    const columns = accountId === null ? `account_id, ${LEDGER_PAGE_COLUMNS}` : LEDGER_PAGE_COLUMNS;
+    const { rows } = await runSql<LedgerPageRow>(
+      this.m(manager),
+      `SELECT ${columns} FROM "transaction" WHERE ${where.join(' AND ')}
+       ORDER BY account_id, transaction_id LIMIT ${param(limit)}`,
+      params,
+    );
     return rows;
-  }
-
-  /**
-   * encodedKeyPage's rows handed to `onRow` one by one as they arrive (streamSql), on PostgreSQL;
-   * null on the embedded database (nothing run: read it with encodedKeyPage).
-   */
-  streamEncodedKeyPage(
-    tenantId: string,
-    accountId: string | null,
-    after: LedgerKey | null,
-    limit: number,
-    manager: EntityManager,
-    onRow: (row: LedgerPageRow) => void,
-  ): Promise<number | null> {
-    const { text, params } = ledgerPageQuery(tenantId, accountId, after, limit);
-    return streamSql(manager, text, params, onRow);
   }
 
   /** Every transaction of the tenant. */
