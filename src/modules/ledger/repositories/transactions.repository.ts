@@ -227,19 +227,7 @@ export class TransactionsRepository {
     limit: number,
     manager?: EntityManager,
   ): Promise<StoredTransaction[]> {
-    const params: unknown[] = [tenantId];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    const where = ['tenant_id = $1'];
-    if (accountId !== null) {
-      where.push(`account_id = ${param(accountId)}::uuid`);
-      // Not the row comparison below: with the account fixed too, Postgres starts the index scan
-      // at the account's first row and filters up to `after` (each page slower than the last).
-      if (after !== null) where.push(`transaction_id > ${param(after.transactionId)}::varchar COLLATE "C"`);
-    } else if (after !== null) {
-      where.push(
-        `(account_id, transaction_id) > (${param(after.accountId)}::uuid, ${param(after.transactionId)}::varchar COLLATE "C")`,
-      );
-    }
+    const { params, where, param } = keyPageFilter(tenantId, accountId, after);
     const { rows } = await runSql<TransactionRow>(
       this.m(manager),
       `SELECT ${SELECT_COLUMNS} FROM "transaction" WHERE ${where.join(' AND ')}
@@ -261,17 +249,7 @@ export class TransactionsRepository {
     limit: number,
     manager?: EntityManager,
   ): Promise<LedgerPageRow[]> {
-    const params: unknown[] = [tenantId];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    const where = ['tenant_id = $1'];
-    if (accountId !== null) {
-      where.push(`account_id = ${param(accountId)}::uuid`);
-      if (after !== null) where.push(`transaction_id > ${param(after.transactionId)}::varchar COLLATE "C"`);
-    } else if (after !== null) {
-      where.push(
-        `(account_id, transaction_id) > (${param(after.accountId)}::uuid, ${param(after.transactionId)}::varchar COLLATE "C")`,
-      );
-    }
+    const { params, where, param } = keyPageFilter(tenantId, accountId, after);
     const columns = accountId === null ? `account_id, ${LEDGER_PAGE_COLUMNS}` : LEDGER_PAGE_COLUMNS;
     const { rows } = await runSql<LedgerPageRow>(
       this.m(manager),
@@ -327,4 +305,26 @@ export class TransactionsRepository {
     );
     return rows.map((r) => r.symbol);
   }
+}
+
+/**
+ * The WHERE of a key-order page (keyPage, encodedKeyPage): the tenant, the account when one is
+ * named, and the rows after `after` in (account_id, transaction_id) byte order; `param` adds one
+ * more parameter (the LIMIT).
+ */
+function keyPageFilter(tenantId: string, accountId: string | null, after: LedgerKey | null) {
+  const params: unknown[] = [tenantId];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const where = ['tenant_id = $1'];
+  if (accountId !== null) {
+    where.push(`account_id = ${param(accountId)}::uuid`);
+    // Not the row comparison below: with the account fixed too, Postgres starts the index scan
+    // at the account's first row and filters up to `after` (each page slower than the last).
+    if (after !== null) where.push(`transaction_id > ${param(after.transactionId)}::varchar COLLATE "C"`);
+  } else if (after !== null) {
+    where.push(
+      `(account_id, transaction_id) > (${param(after.accountId)}::uuid, ${param(after.transactionId)}::varchar COLLATE "C")`,
+    );
+  }
+  return { params, where, param };
 }
