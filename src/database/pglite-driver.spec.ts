@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { createPGliteDriverModule } from './pglite-driver.js';
+import { asBulkRead } from './bulk-lane.js';
+import { BULK_WAITS_AT_MOST, createPGliteDriverModule } from './pglite-driver.js';
 
 describe('PGlite driver adapter', () => {
   let dataSource: DataSource;
@@ -41,6 +42,42 @@ describe('PGlite driver adapter', () => {
     await Promise.all(Array.from({ length: 10 }, increment));
     const [{ n }] = await dataSource.query('SELECT n FROM counter WHERE id = 1');
     expect(n).toBe(10);
+  });
+
+  it('lets a short query go ahead of bulk reads waiting for the session, never starving them', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // A bulk read holds the session; a second waits; then short queries arrive.
+    const first = asBulkRead(() =>
+      dataSource.transaction(async (manager) => {
+        await manager.query('SELECT 1');
+        await held;
+        order.push('bulk 1');
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = asBulkRead(() =>
+      dataSource.transaction(async (manager) => {
+        await manager.query('SELECT 1');
+        order.push('bulk 2');
+      }),
+    );
+    const shorts = Array.from({ length: BULK_WAITS_AT_MOST + 2 }, (_, i) =>
+      dataSource.query('SELECT $1::int AS i', [i]).then(() => order.push(`short ${i}`)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    await Promise.all([first, second, ...shorts]);
+    // The bulk read in progress finishes; BULK_WAITS_AT_MOST short queries go next, then the
+    // waiting bulk read, then the rest.
+    expect(order).toEqual([
+      'bulk 1',
+      ...Array.from({ length: BULK_WAITS_AT_MOST }, (_, i) => `short ${i}`),
+      'bulk 2',
+      `short ${BULK_WAITS_AT_MOST}`,
+      `short ${BULK_WAITS_AT_MOST + 1}`,
+    ]);
   });
 
   it('rolls back a failed transaction and keeps serving', async () => {

@@ -5,12 +5,14 @@
  * Why not typeorm-pglite's pool: it hands the same PGlite session to every caller at once, so two
  * concurrent TypeORM transactions interleave their statements inside one backend transaction. A
  * PGlite database is a single session; here `connect` is a mutex and a second caller waits until
- * the first releases, exactly like a pg pool of size one. Results and type parsing match `pg`, so
+ * the first releases, exactly like a pg pool of size one, except that a bulk read waits behind
+ * short queries (bulk-lane.ts). Results and type parsing match `pg`, so
  * entities and SQL behave the same on PGlite and on a Postgres server.
  */
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { PGlite, types, type PGliteOptions, type Results } from '@electric-sql/pglite';
+import { inBulkRead } from './bulk-lane.js';
 import { lockDataDirectory, unlockDataDirectory } from './data-dir-lock.js';
 import { templateFor } from './pglite-template.js';
 
@@ -24,15 +26,51 @@ const PG_COMPATIBLE_PARSERS = {
   [types.DATE]: (value: string) => value,
 };
 
-class Mutex {
-  private tail: Promise<void> = Promise.resolve();
+/** How many waiting short connections go ahead of a waiting bulk one, at most, in a row. */
+export const BULK_WAITS_AT_MOST = 16;
 
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.tail.then(() => release);
-    this.tail = this.tail.then(() => next);
-    return ready;
+/**
+ * The one session's lock, with two lanes (bulk-lane.ts): a waiting bulk read goes after every
+ * waiting short query, but after BULK_WAITS_AT_MOST of them in a row it goes next, so it is
+ * never starved. Within a lane, first come first served.
+ */
+class LaneMutex {
+  private held = false;
+  private readonly short: Array<() => void> = [];
+  private readonly bulk: Array<() => void> = [];
+  /** Short connections granted in a row while a bulk one waited. */
+  private shortInARow = 0;
+
+  acquire(bulk: boolean): Promise<() => void> {
+    return new Promise((resolve) => {
+      const grant = () => resolve(this.releaser());
+      if (!this.held) {
+        this.held = true;
+        grant();
+      } else (bulk ? this.bulk : this.short).push(grant);
+    });
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.next();
+    };
+  }
+
+  private next(): void {
+    const bulkTurn =
+      this.bulk.length > 0 && (this.short.length === 0 || this.shortInARow >= BULK_WAITS_AT_MOST);
+    const grant = bulkTurn ? this.bulk.shift() : this.short.shift();
+    if (!grant) {
+      this.held = false;
+      return;
+    }
+    // Counts the short queries that went ahead of a waiting bulk read.
+    this.shortInARow = !bulkTurn && this.bulk.length > 0 ? this.shortInARow + 1 : 0;
+    grant();
   }
 }
 
@@ -107,7 +145,7 @@ export function createPGliteDriverModule(
 ) {
   class Pool extends EventEmitter {
     private readonly db: PGlite;
-    private readonly mutex = new Mutex();
+    private readonly mutex = new LaneMutex();
     private readonly client: PGliteClient;
 
     constructor() {
@@ -122,8 +160,9 @@ export function createPGliteDriverModule(
     }
 
     connect(callback: (error: Error | null, client?: PGliteClient, release?: ReleaseCallback) => void): void {
+      const bulk = inBulkRead(); // asked now, in the caller's context
       this.db.waitReady
-        .then(() => this.mutex.acquire())
+        .then(() => this.mutex.acquire(bulk))
         .then(
           (unlock) => {
             let released = false;
@@ -149,7 +188,7 @@ export function createPGliteDriverModule(
      */
     async exclusive<T>(fn: (db: PGlite) => Promise<T>): Promise<T> {
       await this.db.waitReady;
-      const unlock = await this.mutex.acquire();
+      const unlock = await this.mutex.acquire(inBulkRead());
       try {
         return await fn(this.db);
       } finally {

@@ -15,6 +15,7 @@ import {
   type ChainedFields,
   type StoredEntry,
 } from './audit-chain.js';
+import { asBulkRead } from '../../database/bulk-lane.js';
 
 export type ActorKind = 'client' | 'admin' | 'system';
 
@@ -250,6 +251,10 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
   /** Walks the whole chain from its anchor in one consistent (REPEATABLE READ) view. */
   async verify(): Promise<AuditVerification> {
     await this.flush().catch(() => undefined);
+    return asBulkRead(() => this.verifyChain());
+  }
+
+  private verifyChain(): Promise<AuditVerification> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       const head = await this.head(manager, false);
       const walker = new ChainWalker({ sequence: head.anchorSequence, hash: head.anchorHash });

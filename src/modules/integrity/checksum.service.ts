@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock/clock.js';
 import { ChecksumAccumulator, type ChecksumResult } from '../../domain/checksum/checksum.js';
 import type { ChecksumFilters } from '../ledger/index.js';
 import { ChecksumLinesRepository } from './checksum-lines.repository.js';
+import { asBulkRead } from '../../database/bulk-lane.js';
 
 /** Rows per fetch: memory holds one fetch, whatever the row count. */
 export const CHECKSUM_PAGE_SIZE = 2_000;
@@ -34,12 +35,14 @@ export class ChecksumService {
     pageSize = CHECKSUM_PAGE_SIZE,
   ): Promise<ChecksumReport> {
     const accumulator = new ChecksumAccumulator();
-    await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      await manager.query('SET TRANSACTION READ ONLY');
-      for await (const lines of this.lines.lines(tenantId, filters, pageSize, manager)) {
-        accumulator.addLines(lines);
-      }
-    });
+    await asBulkRead(() =>
+      this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+        await manager.query('SET TRANSACTION READ ONLY');
+        for await (const lines of this.lines.lines(tenantId, filters, pageSize, manager)) {
+          accumulator.addLines(lines);
+        }
+      }),
+    );
     return { ...accumulator.digest(), computedAt: this.clock.now() };
   }
 }

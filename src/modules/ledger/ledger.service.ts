@@ -32,6 +32,7 @@ import {
   type TransactionKeysetPosition,
   type TransactionRange,
 } from './repositories/transactions.repository.js';
+import { asBulkRead } from '../../database/bulk-lane.js';
 
 /**
  * Rows per query when a whole ledger is read: at 500 the longest stall of a 30,000-row read was
@@ -242,10 +243,12 @@ export class LedgerService {
 
   /** One consistent view for a read of several queries (see the class comment). */
   private consistently<T>(read: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      await manager.query('SET TRANSACTION READ ONLY');
-      return read(manager);
-    });
+    return asBulkRead(() =>
+      this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+        await manager.query('SET TRANSACTION READ ONLY');
+        return read(manager);
+      }),
+    );
   }
 
   /** The account's transactions in (occurredAt, transactionId) order; keyset paging when `limit` is given. */

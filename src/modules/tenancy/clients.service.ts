@@ -17,8 +17,13 @@ const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2,
  * an instance that did not make the change (another instance, or the CLI's process).
  */
 export const CLIENT_STATE_CACHE_MS = 5_000;
-/** How long before CLIENT_STATE_CACHE_MS runs out a used answer is refreshed in the background. */
-export const CLIENT_STATE_REFRESH_AHEAD_MS = 1_000;
+/**
+ * How long before CLIENT_STATE_CACHE_MS runs out a used answer is refreshed in the background:
+ * the lookup has this long to come back before the client's requests wait for the database. On
+ * the embedded default one tenant's ledger read may hold the session for about a second (issue
+ * 28), so one second was too short there: the answer ran out while the lookup waited.
+ */
+export const CLIENT_STATE_REFRESH_AHEAD_MS = 3_000;
 /**
  * How long a lookup in flight is shared with requests that arrive after it started. A lookup
  * older than this waits on a database in trouble (a partition, a failover); a request arriving
