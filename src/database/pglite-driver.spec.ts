@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { asBulkRead } from './bulk-lane.js';
 import { BULK_WAITS_AT_MOST, createPGliteDriverModule } from './pglite-driver.js';
+import { ensurePGliteTemplate } from './pglite-template-maker.js';
 
 describe('PGlite driver adapter', () => {
   let dataSource: DataSource;
@@ -89,6 +90,17 @@ describe('PGlite driver adapter', () => {
     ).rejects.toThrow('boom');
     const [{ n }] = await dataSource.query('SELECT n FROM counter WHERE id = 1');
     expect(n).not.toBe(999);
+  });
+
+  it('starts an in-memory database from the template, with every migration applied', async () => {
+    await ensurePGliteTemplate();
+    const { Pool } = createPGliteDriverModule(undefined);
+    const pool = new Pool();
+    const result = (await pool.query(`SELECT count(*)::int AS n FROM "migrations"`)) as {
+      rows: { n: number }[];
+    };
+    expect(result.rows[0]!.n).toBeGreaterThan(0);
+    await new Promise((resolve) => pool.end(resolve));
   });
 
   it('runs a statement sent just before the pool ends, then closes', async () => {

@@ -155,7 +155,14 @@ export function createPGliteDriverModule(
       // A directory without a cluster yet, or a database in memory, starts from the build's
       // template (pglite-template.ts).
       const template = options.loadDataDir ? undefined : templateFor(dataDir);
-      this.db = new PGlite(dataDir, template ? { ...options, loadDataDir: template } : options);
+      // Everything in the options object: `new PGlite(undefined, options)` (an in-memory database)
+      // ignores its options, and so the template; every in-memory start ran initdb and every
+      // migration instead (3-5 s a test file).
+      this.db = new PGlite({
+        ...options,
+        ...(dataDir ? { dataDir } : {}),
+        ...(template ? { loadDataDir: template } : {}),
+      });
       this.client = new PGliteClient(this.db);
     }
 

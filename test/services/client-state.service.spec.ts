@@ -1,7 +1,7 @@
 /**
  * Service tier: what bearer verification knows about a client (ClientsService.state/knownState)
- * is remembered for CLIENT_STATE_CACHE_MS, refreshed in the background in its last second while
- * the client keeps calling, asked of the database once however many requests wait for it (unless
+ * is remembered for CLIENT_STATE_CACHE_MS, refreshed in the background in its last
+ * CLIENT_STATE_REFRESH_AHEAD_MS while the client keeps calling, asked of the database once however many requests wait for it (unless
  * that lookup is stuck on a database in trouble), and forgotten at once when this instance
  * disables the client.
  */
@@ -51,12 +51,12 @@ describe('client state for bearer verification (service tier)', () => {
     expect(clients.knownState(clientId, t0 + 1)).toMatchObject({ active: true });
   });
 
-  it('refreshes a used answer in its last second in the background, so it never runs out while in use', async () => {
+  it('refreshes a used answer in its last CLIENT_STATE_REFRESH_AHEAD_MS in the background, so it never runs out while in use', async () => {
     const clientId = await newClient();
     const t0 = 2_000_000;
     await clients.state(clientId, t0);
     lookups.mockClear();
-    // Before the last second: from memory, nothing asked.
+    // Before that: from memory, nothing asked.
     expect(
       clients.knownState(clientId, t0 + CLIENT_STATE_CACHE_MS - CLIENT_STATE_REFRESH_AHEAD_MS - 1),
     ).toBeDefined();

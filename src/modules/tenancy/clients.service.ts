@@ -119,9 +119,10 @@ export class ClientsService {
 
   /**
    * state() from memory only: undefined when the answer is not cached (or too old). An answer in
-   * its last second is refreshed in the background (one lookup per client at a time), so a client
-   * that keeps calling finds it current and never waits for the database: without it, every
-   * CLIENT_STATE_CACHE_MS all of a busy client's requests in flight went to the database at once.
+   * its last CLIENT_STATE_REFRESH_AHEAD_MS is refreshed in the background (one lookup per client
+   * at a time), so a client that keeps calling finds it current and never waits for the
+   * database: without it, every CLIENT_STATE_CACHE_MS all of a busy client's requests in flight
+   * went to the database at once.
    */
   knownState(clientId: string, now = Date.now()): ClientState | undefined {
     const cached = this.activeCache.get(clientId);
