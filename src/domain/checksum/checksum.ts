@@ -82,7 +82,10 @@ export function compareChecksumRows(
   a: Pick<ChecksumRow, 'accountId' | 'transactionId'>,
   b: Pick<ChecksumRow, 'accountId' | 'transactionId'>,
 ): number {
-  return compareByteOrder(a.accountId, b.accountId) || compareByteOrder(a.transactionId, b.transactionId);
+  // Consecutive rows mostly share their account: one native comparison instead of 36 in a loop.
+  return a.accountId === b.accountId
+    ? compareByteOrder(a.transactionId, b.transactionId)
+    : compareByteOrder(a.accountId, b.accountId);
 }
 
 const ISO_WITH_OFFSET = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/i;
