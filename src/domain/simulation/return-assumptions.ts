@@ -12,7 +12,7 @@
  * outcome, the quantity the simulation's drift and the ROI projection's CAGR are. An arithmetic
  * mean return would be higher by about σ²/2.
  */
-import { estimateAnnualMoments } from './annual-moments.js';
+import { estimateAnnualDriftAndVariance } from './annual-moments.js';
 import { invalidInput } from './simulation-error.js';
 
 /**
@@ -113,10 +113,10 @@ export function resolveAssumptions(
   overrides: ReadonlyMap<string, AssumptionOverride> = new Map(),
   daysPerYear = 365,
 ): AssetAssumption[] {
-  const { drift, covariance } = estimateAnnualMoments(dailyLogReturns, daysPerYear);
+  const { drift, variance } = estimateAnnualDriftAndVariance(dailyLogReturns, daysPerYear);
   const years = dailyLogReturns[0].length / daysPerYear;
   return symbols.map((symbol, i) => {
-    const historicalVolatility = Math.sqrt(covariance[i][i]);
+    const historicalVolatility = Math.sqrt(variance[i]);
     const shrunk = shrinkTowardPrior({
       historicalLogMean: drift[i],
       annualVolatility: historicalVolatility,
