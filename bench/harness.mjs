@@ -221,3 +221,20 @@ export async function insertAccount(query, { tenantId, identity, rows }) {
   await query('ANALYZE "transaction"');
   return accountId;
 }
+
+/** The longest gap between 1 ms timer ticks while `action` runs: how long the loop was held. */
+export async function longestStall(action) {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  const t0 = performance.now();
+  const value = await action();
+  const ms = performance.now() - t0;
+  clearInterval(timer);
+  longest = Math.max(longest, performance.now() - last);
+  return { ms, longest, value };
+}

@@ -7,7 +7,7 @@
  *
  *   npm run build && node bench/import-parse.mjs
  */
-import { performance } from 'node:perf_hooks';
+import { longestStall } from './harness.mjs';
 const { parseImportFile } = await import('../dist/src/modules/sources/exports/export-files.js');
 const { ImportFileService } = await import('../dist/src/modules/sources/exports/import-file.service.js');
 const { ImportParsePool } = await import('../dist/src/modules/sources/exports/import-parse-pool.js');
@@ -20,18 +20,7 @@ for (let i = 0; bytes < 20e6; i++) {
 }
 const text = rows.join('\n') + '\n';
 async function stall(action) {
-  let last = performance.now(),
-    longest = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 1);
-  const t0 = performance.now();
-  await action();
-  const ms = performance.now() - t0;
-  clearInterval(timer);
-  longest = Math.max(longest, performance.now() - last);
+  const { ms, longest } = await longestStall(action);
   return `${Math.round(ms)} ms, longest stall ${Math.round(longest)} ms`;
 }
 const pool = new ImportParsePool();

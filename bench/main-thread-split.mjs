@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { history, insertAccount, token } from './harness.mjs';
+import { history, insertAccount, longestStall, token } from './harness.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,22 +43,6 @@ const tax = await import('../dist/src/domain/tax/index.js');
 const { SeededRandom } = await import('../dist/src/domain/random/seeded-random.js');
 const { sandboxTenantId } = await import('../dist/src/modules/sandbox/sandbox-ids.js');
 
-/** The longest gap between 1 ms timer ticks while `action` runs: how long the loop was held. */
-async function longestStall(action) {
-  let last = performance.now();
-  let longest = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 1);
-  const t0 = performance.now();
-  const value = await action();
-  const ms = performance.now() - t0;
-  clearInterval(timer);
-  longest = Math.max(longest, performance.now() - last);
-  return { ms, longest, value };
-}
 const round = (ms) => Math.round(ms);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceTransaction } from '../connectors/source-connector.js';
-import type { PriceBook } from './export-format.js';
+import { priceBook } from '../../../../test/factories/export-prices.factory.js';
 import { parseImportFile, type ImportParseResult } from './export-files.js';
 import {
   KRAKEN_EARN_SUBTYPES,
@@ -14,23 +14,11 @@ const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'exports');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 const NOW = new Date('2026-01-01T00:00:00Z');
 
-/** Stored daily prices, worked into the expected values by hand. */
-const PRICES: Record<string, string> = {
-  'DOT 2024-03-01': '7.25',
-  'BTC 2024-03-10': '68000',
-  'BTC 2024-04-01': '70000',
-  'ETH 2024-04-01': '3500',
-  'ETH 2024-02-01': '2300',
-};
-const book = (prices: Record<string, string> = PRICES): PriceBook => ({
-  usdOn: (symbol, date) => prices[`${symbol} ${date}`] ?? null,
-});
-
 function parse(
   text: string,
   options: { format?: string; prices?: Record<string, string> } = {},
 ): ImportParseResult {
-  return parseImportFile(text, { now: NOW, format: options.format, prices: book(options.prices) });
+  return parseImportFile(text, { now: NOW, format: options.format, prices: priceBook(options.prices) });
 }
 
 function ok(result: ImportParseResult): SourceTransaction[] {

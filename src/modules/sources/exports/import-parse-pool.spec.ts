@@ -8,27 +8,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MarketPricesPort } from '../../../common/ports/market-prices.port.js';
-import type { PriceBook } from './export-format.js';
+import { EXPORT_FIXTURE_PRICES, priceBook } from '../../../../test/factories/export-prices.factory.js';
 import { parseImportFile } from './export-files.js';
 import { ImportFileService } from './import-file.service.js';
 import { ImportParsePool, importParseWorkerFilename } from './import-parse-pool.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
-/** The daily prices export-files.spec.ts works its Kraken figures with. */
-const PRICES: Record<string, string> = {
-  'DOT 2024-03-01': '7.25',
-  'BTC 2024-03-10': '68000',
-  'BTC 2024-04-01': '70000',
-  'ETH 2024-04-01': '3500',
-  'ETH 2024-02-01': '2300',
-};
-const book: PriceBook = { usdOn: (symbol, date) => PRICES[`${symbol} ${date}`] ?? null };
+const book = priceBook();
 const asked: { symbols: readonly string[]; from: string; to: string }[] = [];
 const market = {
   async dailyHistory(symbols: readonly string[], from: string, to: string) {
     asked.push({ symbols, from, to });
     const history = new Map<string, { date: string; priceUsd: string }[]>();
-    for (const [key, priceUsd] of Object.entries(PRICES)) {
+    for (const [key, priceUsd] of Object.entries(EXPORT_FIXTURE_PRICES)) {
       const [symbol, date] = key.split(' ');
       if (!symbols.includes(symbol) || date < from || date > to) continue;
       history.set(symbol, [...(history.get(symbol) ?? []), { date, priceUsd }]);
