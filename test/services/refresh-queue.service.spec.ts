@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../../src/common/clock/clock.js';
 import { JobsAdmin } from '../../src/modules/jobs/index.js';
 import { LedgerModule } from '../../src/modules/ledger/index.js';
@@ -69,6 +70,9 @@ describe('scheduled refresh through the job queue (service tier)', () => {
       env: { SCHEDULER_ENABLED: 'true', JOBS_POLL_INTERVAL_MS: '500', JOBS_SHUTDOWN_TIMEOUT_MS: '5000' },
     });
     tenantId = await insertTenant(s.dataSource, 'service-refresh-queue');
+    // The tests call the scheduler's run themselves: its own 30 s cron (on the wall clock) would
+    // claim some of the accounts whenever a test crosses :00 or :30, and the counts would differ.
+    s.get(SchedulerRegistry).getCronJob('accounts-refresh').stop();
   });
 
   afterAll(() => s?.close());
