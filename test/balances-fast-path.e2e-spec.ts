@@ -28,6 +28,7 @@ import { CachedBalancesRoute, type FastPathHttpAdapter } from '../src/modules/ac
 import { ClientsService, TenantsService } from '../src/modules/tenancy/index.js';
 import { csvOf, simpleHistory } from './factories/accounts.factory.js';
 import { createTestSchema, testConfig, usingPostgres } from './support/test-app.js';
+import { holdReadCacheTime } from './support/read-cache-time.js';
 
 class LogCapture extends Writable {
   readonly lines: Record<string, unknown>[] = [];
@@ -115,6 +116,8 @@ describe('cached balances fast path (e2e)', () => {
     accountId = own.accountId;
     path = `/v1/api/account/${accountId}/balances`;
     token = await tokenFor(own.partner.clientId, own.partner.secret);
+    // Every test here expects a read to find the entry the read before it left, however slow the machine.
+    holdReadCacheTime(app);
   });
   afterAll(async () => {
     intercepted.mockRestore();
@@ -379,6 +382,7 @@ describe('cached balances fast path, when the route changes (e2e)', () => {
       logs: false,
     });
     await app.init();
+    holdReadCacheTime(app); // the second read finds the first's entry, however slow the machine
     const http = request(app.getHttpServer());
     const own = await ownFixtures(app, http);
     const token = await tokenOf(http, own.partner.clientId, own.partner.secret);

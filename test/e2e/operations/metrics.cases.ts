@@ -15,6 +15,7 @@ import {
   ScriptedConnector,
   simpleHistory,
 } from '../../factories/accounts.factory.js';
+import { holdReadCacheTime } from '../../support/read-cache-time.js';
 import { startSuite, type SuiteApp } from '../../support/e2e-world.js';
 import { SANDBOX, usingPostgres } from '../../support/test-app.js';
 
@@ -116,10 +117,15 @@ describe('GET /metrics (e2e)', () => {
     const before = await scrape();
     const path = `/v1/api/account/${accountId}/balances`;
     // The first read may fill the read cache through the route; the next ones take the fast path.
-    await t.http.get(path).set(bearer(partner)).expect(200);
-    intercepted.mockClear();
-    await t.http.get(path).set(bearer(partner)).expect(200);
-    await t.http.get(path).set(bearer(partner)).expect(200);
+    const release = holdReadCacheTime(t.app);
+    try {
+      await t.http.get(path).set(bearer(partner)).expect(200);
+      intercepted.mockClear();
+      await t.http.get(path).set(bearer(partner)).expect(200);
+      await t.http.get(path).set(bearer(partner)).expect(200);
+    } finally {
+      release();
+    }
     expect(intercepted).not.toHaveBeenCalled(); // both answered before Nest's route pipeline
     await t.http
       .get(`/v1/api/account/${sandboxId('account:nobody')}/balances`)
