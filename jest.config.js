@@ -11,7 +11,8 @@ const COLORS = { domain: 'green', unit: 'cyan', service: 'blue', e2e: 'magenta',
 
 /** Jest runs in native ESM mode: NestJS 12 packages are ESM-only. */
 const project = {
-  testEnvironment: 'node',
+  // Node's, with one compiled pglite.wasm per worker for every file (test/jest/pglite-environment.cjs).
+  testEnvironment: '<rootDir>/test/jest/pglite-environment.cjs',
   extensionsToTreatAsEsm: ['.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   rootDir: '.',

@@ -55,7 +55,11 @@ const env = {
   TZ: 'UTC',
   ...(selection === 'db' ? { TEST_SELECTION: 'db' } : {}),
 };
-const jest = spawn(process.execPath, [require.resolve('jest/bin/jest'), ...jestArgs], {
+// Jest's workers inherit these V8 flags (jest-worker forks with the parent's execArgv; NODE_OPTIONS
+// may not carry them). --no-wasm-code-gc: wasm code is never freed in a worker, the path on which V8
+// aborted a worker once ("Check failed: jit_page_->allocations_.erase(addr) == 1", nodejs/node#64500);
+// with pglite.wasm compiled once per worker (test/jest/pglite-environment.cjs) it costs a few MB.
+const jest = spawn(process.execPath, ['--no-wasm-code-gc', require.resolve('jest/bin/jest'), ...jestArgs], {
   cwd: ROOT,
   env,
   stdio: 'inherit',

@@ -1,8 +1,13 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { asBulkRead } from './bulk-lane.js';
-import { BULK_WAITS_AT_MOST, createPGliteDriverModule } from './pglite-driver.js';
+import { BULK_WAITS_AT_MOST, createPGliteDriverModule, SHARED_WASM_MODULE } from './pglite-driver.js';
 import { ensurePGliteTemplate } from './pglite-template-maker.js';
+
+interface WasmModuleClass {
+  new (bytes: Uint8Array): object;
+  exports(module: object): unknown[];
+}
 
 describe('PGlite driver adapter', () => {
   let dataSource: DataSource;
@@ -90,6 +95,15 @@ describe('PGlite driver adapter', () => {
     ).rejects.toThrow('boom');
     const [{ n }] = await dataSource.query('SELECT n FROM counter WHERE id = 1');
     expect(n).not.toBe(999);
+  });
+
+  it("in the test runner, opens every file's databases on the worker's one compiled pglite.wasm", () => {
+    // test/jest/pglite-environment.cjs: compiled once per worker, never freed (nodejs/node#64500).
+    const shared = (globalThis as Record<symbol, unknown>)[SHARED_WASM_MODULE] as object;
+    // (WebAssembly has no type in this project's lib: ES2022, no DOM.)
+    const { Module } = (globalThis as unknown as { WebAssembly: { Module: WasmModuleClass } }).WebAssembly;
+    expect(shared).toBeInstanceOf(Module);
+    expect(Module.exports(shared).length).toBeGreaterThan(100);
   });
 
   it('starts an in-memory database from the template, with every migration applied', async () => {

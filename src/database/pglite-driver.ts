@@ -132,6 +132,15 @@ class PGliteClient extends EventEmitter {
 }
 
 /**
+ * Where a host that opens many embedded databases one after another may put an already compiled
+ * pglite.wasm for every one of them to use: the test runner's workers do
+ * (test/jest/pglite-environment.cjs), since each test file would otherwise compile its own copy
+ * and V8 free the last one, a churn of wasm code that crashed a worker once (nodejs/node#64500).
+ * A service opens one database and leaves it unset; PGlite then compiles and caches the module itself.
+ */
+export const SHARED_WASM_MODULE = Symbol.for('crypto-asset-service.pglite.wasmModule');
+
+/**
  * Builds the `driver` module TypeORM expects, bound to one PGlite database. Nothing is opened
  * until TypeORM creates the pool (DataSource.initialize): then the data directory is locked for
  * this process (data-dir-lock.ts), created if missing (from the build's template when there is
@@ -158,7 +167,11 @@ export function createPGliteDriverModule(
       // Everything in the options object: `new PGlite(undefined, options)` (an in-memory database)
       // ignores its options, and so the template; every in-memory start ran initdb and every
       // migration instead (3-5 s a test file).
+      const shared = (globalThis as { [SHARED_WASM_MODULE]?: PGliteOptions['pgliteWasmModule'] })[
+        SHARED_WASM_MODULE
+      ];
       this.db = new PGlite({
+        ...(shared ? { pgliteWasmModule: shared } : {}),
         ...options,
         ...(dataDir ? { dataDir } : {}),
         ...(template ? { loadDataDir: template } : {}),
