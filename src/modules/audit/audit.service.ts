@@ -103,6 +103,9 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
   private flushing: Promise<void> | undefined;
   private failures = 0;
   private closed = false;
+  /** Reads queued, and reads taken from the queue into an append, since the start (flush's bound). */
+  private queued = 0;
+  private taken = 0;
   private readonly details = new DetailsTexts();
   private lastTime = Number.NaN;
   private lastIso = '';
@@ -153,6 +156,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
 
   private queue(draft: AuditDraft): void {
     this.pending.push(draft);
+    this.queued++;
     // A full batch is appended at once, unless an append is under way (its end starts the next:
     // flush, below) or the last one failed (its retry is timed). One waiter per read on the append
     // in flight cost more than the reads themselves whenever the database fell behind.
@@ -163,12 +167,26 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
     }
   }
 
-  /** Appends every read recorded so far (the admin reads call it first, so they see them). */
+  /**
+   * Appends every read recorded until now (the admin reads call it first, so they see them), in
+   * transactions of at most INSERT_BATCH entries: an append hashes its entries in one synchronous
+   * loop before its first statement, and one append of a whole backlog (tens of thousands after a
+   * burst at saturation) held the request thread for most of a second.
+   */
   async flush(): Promise<void> {
-    while (this.flushing) await this.flushing.catch(() => undefined);
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
+    const upTo = this.queued;
+    for (;;) {
+      while (this.flushing) await this.flushing.catch(() => undefined);
+      if (this.taken >= upTo || this.pending.length === 0) return;
+      await this.appendNext();
+    }
+  }
+
+  /** Appends the oldest INSERT_BATCH reads waiting; a failed append puts them back in front. */
+  private appendNext(): Promise<void> {
+    const batch = this.pending.length > INSERT_BATCH ? this.pending.slice(0, INSERT_BATCH) : this.pending;
+    this.pending = batch === this.pending ? [] : this.pending.slice(INSERT_BATCH);
+    this.taken += batch.length;
     this.flushing = this.append(batch)
       .then(() => {
         this.failures = 0;
@@ -176,6 +194,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
       .catch((error: unknown) => {
         // Never dropped: back in front of the queue, retried with a growing delay, logged each time.
         this.pending = [...batch, ...this.pending];
+        this.taken -= batch.length;
         this.failures++;
         this.logger.error(
           { err: error instanceof Error ? error.message : String(error), pending: this.pending.length },
@@ -191,7 +210,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
         else
           this.schedule(Math.min(MAX_RETRY_DELAY_MS, this.config.AUDIT_READ_FLUSH_MS * 2 ** this.failures));
       });
-    await this.flushing;
+    return this.flushing;
   }
 
   /** How many audited reads wait in memory (metrics, tests). */
