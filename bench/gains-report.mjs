@@ -163,6 +163,7 @@ try {
   const { entries } = ledgerRead.value;
   const engine = await p50(FLOOR_RUNS, async () => computeCostBasis(entries, { method: 'fifo' }));
   const result = engine.value;
+  const engineHifo = await p50(FLOOR_RUNS, async () => computeCostBasis(entries, { method: 'hifo' }));
   const ledgerMs = ledgerRead.ms;
   const engineMs = engine.ms;
   const bodyHash = (body) =>
@@ -201,7 +202,7 @@ try {
           maxMs: csv.maxMs,
           bytes: Buffer.byteLength(csv.body),
         },
-        split: { loadLedgerMs: ledgerMs, costBasisEngineMs: engineMs },
+        split: { loadLedgerMs: ledgerMs, costBasisEngineMs: engineMs, costBasisEngineHifoMs: engineHifo.ms },
         floor: {
           rowsReadMs: rawRead.ms,
           rows: rawRead.value,
