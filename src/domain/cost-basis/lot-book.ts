@@ -25,6 +25,12 @@ export interface Lot extends LotPiece {
   readonly accountId: string;
   readonly symbol: string;
   readonly sequence: number;
+  /**
+   * The book's estimate of costBasisUsd ÷ quantity (estimateUnitBasis), made when the lot is
+   * opened or split, for HIFO and LOFO's comparisons; never reported. Unset on a lot built outside
+   * the book: compareUnitBasis then estimates it on each call.
+   */
+  readonly unitEstimate?: number;
 }
 
 export interface TakeResult<T extends LotPiece> {
@@ -50,14 +56,16 @@ export function splitLotPiece<T extends LotPiece>(
     piece.quantity,
     ALLOCATION_DECIMAL_PLACES,
   );
-  return {
-    taken: { ...pieceFields(piece), quantity, costBasisUsd: takenBasis },
-    rest: {
-      ...piece,
-      quantity: piece.quantity.minus(quantity),
-      costBasisUsd: piece.costBasisUsd.minus(takenBasis),
-    },
+  const rest: T = {
+    ...piece,
+    quantity: piece.quantity.minus(quantity),
+    costBasisUsd: piece.costBasisUsd.minus(takenBasis),
   };
+  // A book's lot carries its unit estimate: the rest's basis per unit can differ from the whole's
+  // (in the last allocated place), so the copied estimate is replaced (the same field: same shape).
+  const estimated = rest as { unitEstimate?: number };
+  if (estimated.unitEstimate !== undefined) estimated.unitEstimate = estimateUnitBasis(rest);
+  return { taken: { ...pieceFields(piece), quantity, costBasisUsd: takenBasis }, rest };
 }
 
 /** Consumes `quantity` from pieces already in method order, splitting the last one touched. */
@@ -143,25 +151,14 @@ const CLEARLY_APART = 1 + 1e-9;
  * estimated once as a double (unitEstimate), and only pairs whose estimates are not clearly apart
  * (ties, near-ties, estimates that could mislead) take the exact BigInt products.
  */
-export function compareUnitBasis(a: LotPiece, b: LotPiece): number {
-  const estimateA = unitEstimate(a);
-  const estimateB = unitEstimate(b);
+export function compareUnitBasis(a: LotPiece | Lot, b: LotPiece | Lot): number {
+  // A field read, not a WeakMap lookup: HIFO compares lots ~20 times per insertion.
+  const estimateA = (a as Lot).unitEstimate ?? estimateUnitBasis(a);
+  const estimateB = (b as Lot).unitEstimate ?? estimateUnitBasis(b);
   // NaN (no trustworthy estimate) fails both tests.
   if (estimateA > estimateB * CLEARLY_APART) return 1;
   if (estimateB > estimateA * CLEARLY_APART) return -1;
   return a.costBasisUsd.times(b.quantity).compare(b.costBasisUsd.times(a.quantity));
-}
-
-/** Each piece's estimate, made once (a piece never changes: a split makes new ones). */
-const unitEstimates = new WeakMap<LotPiece, number>();
-
-function unitEstimate(piece: LotPiece): number {
-  let estimate = unitEstimates.get(piece);
-  if (estimate === undefined) {
-    estimate = estimateUnitBasis(piece);
-    unitEstimates.set(piece, estimate);
-  }
-  return estimate;
 }
 
 /**
@@ -225,8 +222,23 @@ export class LotBook {
   }
 
   open(accountId: string, symbol: string, piece: LotPiece): void {
-    const lot: Lot = { ...pieceFields(piece), accountId, symbol, sequence: this.nextSequence++ };
     const position = this.position(accountId, symbol);
+    const byUnitBasis = position.method === 'hifo' || position.method === 'lofo';
+    // One literal with every field (no spread): a spread's copy keeps the piece's fields in the
+    // object and puts the lot's in a separate property array, an allocation more per lot.
+    const lot: Lot = {
+      quantity: piece.quantity,
+      costBasisUsd: piece.costBasisUsd,
+      acquiredAt: piece.acquiredAt,
+      basisKnown: piece.basisKnown,
+      originTransactionId: piece.originTransactionId,
+      acquiredInAccount: piece.acquiredInAccount === true,
+      accountId,
+      symbol,
+      sequence: this.nextSequence++,
+      // Only where the position is ordered by it (a position re-sorted to HIFO later estimates per comparison).
+      unitEstimate: byUnitBasis ? estimateUnitBasis(piece) : undefined,
+    };
     position.lots.splice(this.insertionIndex(position, lot), 0, lot);
   }
 
