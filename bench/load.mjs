@@ -124,6 +124,20 @@ function cpuMicros(pid) {
     return undefined;
   }
 }
+/** One CPU's busy and total time so far (clock ticks, /proc/stat); undefined where /proc is not there. */
+function coreTimes(cpu) {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`cpu${cpu} `));
+    // user nice system idle iowait irq softirq steal …: busy is neither idle, waiting nor stolen.
+    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    return { busy: total - ticks[3] - ticks[4] - (ticks[7] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
 const CLOCK_TICKS = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -138,6 +152,8 @@ const CLOCK_TICKS = (() => {
  */
 async function cannonWithCpu(opts, pid) {
   const before = cpuMicros(pid);
+  const coreBefore = coreTimes(0);
+  const generatorBefore = process.cpuUsage();
   const startedAt = performance.now();
   const monotonicFrom = process.hrtime.bigint() / 1000n;
   const result = await cannon(opts);
@@ -147,6 +163,13 @@ async function cannonWithCpu(opts, pid) {
   const after = cpuMicros(pid);
   result.cpuPerRequest =
     before === undefined || after === undefined ? undefined : (after - before) / result.requests.total;
+  const generator = process.cpuUsage(generatorBefore);
+  result.generatorCpuPerRequest = (generator.user + generator.system) / result.requests.total;
+  const coreAfter = coreTimes(0);
+  result.core0Busy =
+    coreBefore && coreAfter
+      ? (coreAfter.busy - coreBefore.busy) / (coreAfter.total - coreBefore.total)
+      : undefined;
   return result;
 }
 
@@ -621,6 +644,16 @@ try {
     console.log(
       `Core busy with the server (median of the rounds): balances ${busy(balancesRounds).toFixed(0)}%, bare NestJS ${busy(nestRounds).toFixed(0)}%`,
     );
+    // The other side of the same rounds: CPU 0 runs the load generator and (PostgreSQL) the
+    // database, which inserts the balances reads' audit rows. A CPU 0 near 100 % while the server's
+    // core is not means the generator could not send faster: the rounds measure CPU 0, not the server.
+    const core0 = (runs) => median(runs.map((r) => (r.core0Busy ?? NaN) * 100));
+    const generator = (runs) => median(runs.map((r) => r.generatorCpuPerRequest));
+    if (canPin && !Number.isNaN(core0(balancesRounds))) {
+      console.log(
+        `CPU 0 busy (load generator${PGLITE ? '' : ' + database'}): balances ${core0(balancesRounds).toFixed(0)}%, bare NestJS ${core0(nestRounds).toFixed(0)}%; generator CPU per request ${generator(balancesRounds).toFixed(1)} / ${generator(nestRounds).toFixed(1)} µs`,
+      );
+    }
   }
   if (ALLOC) {
     const kb = async (server, runs) => ((await allocatedPerRequest(server, runs)) / 1024).toFixed(1);
