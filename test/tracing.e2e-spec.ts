@@ -87,6 +87,8 @@ describe('OpenTelemetry tracing (built service)', () => {
       expect(missing.status).toBe(404);
       const minted = missing.headers.get('x-request-id');
       expect(minted).toMatch(/^[0-9a-f-]{36}$/);
+      // The balances reads' audit rows are appended within AUDIT_READ_FLUSH_MS (200 ms).
+      await new Promise((done) => setTimeout(done, 1_000));
     } finally {
       service.child.kill('SIGTERM'); // the shutdown flushes the spans still buffered
       await service.exited;
@@ -117,6 +119,17 @@ describe('OpenTelemetry tracing (built service)', () => {
     const serverSpans = receiver.spans.filter((span) => 'http.response.status_code' in span.attributes);
     expect(serverSpans.length).toBeGreaterThanOrEqual(4);
     for (const span of serverSpans) expect(span.attributes['request.id']).toEqual(expect.any(String));
+    if (process.env.DATABASE_URL) {
+      // On PostgreSQL the audit rows go in a COPY (audit.service.ts copyEntries): its span ends, so
+      // it is exported, like every other statement's.
+      expect(
+        receiver.spans.some(
+          (span) =>
+            /COPY/.test(span.name) ||
+            /^COPY /.test(String(span.attributes['db.query.text'] ?? span.attributes['db.statement'] ?? '')),
+        ),
+      ).toBe(true);
+    }
     // Probes are not traced (startService polled /health/ready until it answered).
     expect(receiver.spans.some((span) => String(span.attributes['url.path']).startsWith('/health/'))).toBe(
       false,

@@ -1,6 +1,10 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, EntityManager } from 'typeorm';
 import { markBookkeepingTransaction } from '../../common/audit/audit-scope.js';
 import { Clock } from '../../common/clock/clock.js';
@@ -109,8 +113,10 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
   private readonly details = new DetailsTexts();
   private lastTime = Number.NaN;
   private lastIso = '';
-  /** Entries per INSERT statement of an append. */
+  /** Entries per INSERT statement of an append (embedded PGlite). */
   private readonly rowsPerStatement: number;
+  /** On a PostgreSQL server an append's rows go in one COPY … FROM STDIN (copyEntries). */
+  private readonly copies: boolean;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -118,6 +124,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
     private readonly clock: Clock,
   ) {
     this.rowsPerStatement = config.usesEmbeddedDatabase ? EMBEDDED_INSERT_ROWS : INSERT_BATCH;
+    this.copies = !config.usesEmbeddedDatabase;
   }
 
   /** Appends now: in `manager`'s transaction when given (it must be one), else in a transaction of its own. */
@@ -368,21 +375,32 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
       const line = canonicalLine(fields, prevHash);
       const hash = lineHash(line);
       const id = randomUUID();
-      if (i % this.rowsPerStatement === 0) {
-        statement = { texts: [], plain: true };
-        statements.push(statement);
-        chars = JSON_PARAMETER_CHARS;
+      // On PostgreSQL the rows are written from `entries` (copyEntries), below.
+      if (!this.copies) {
+        if (i % this.rowsPerStatement === 0) {
+          statement = { texts: [], plain: true };
+          statements.push(statement);
+          chars = JSON_PARAMETER_CHARS;
+        }
+        if (chars >= JSON_PARAMETER_CHARS) {
+          parts = [];
+          statement.texts.push(parts);
+          chars = 0;
+        }
+        // JSON.stringify writes a lone surrogate as an escape the database refuses in JSON; such a
+        // batch goes as arrays, where it is stored as before (U+FFFD).
+        if (line.includes('\\ud')) statement.plain = false;
+        parts.push(
+          chars === 0 ? '[["' : ',["',
+          id,
+          '",',
+          line.substring(1, line.length - 1),
+          ',"',
+          hash,
+          '"]',
+        );
+        chars += line.length + 120;
       }
-      if (chars >= JSON_PARAMETER_CHARS) {
-        parts = [];
-        statement.texts.push(parts);
-        chars = 0;
-      }
-      // JSON.stringify writes a lone surrogate as an escape the database refuses in JSON; such a
-      // batch goes as arrays, where it is stored as before (U+FFFD).
-      if (line.includes('\\ud')) statement.plain = false;
-      parts.push(chars === 0 ? '[["' : ',["', id, '",', line.substring(1, line.length - 1), ',"', hash, '"]');
-      chars += line.length + 120;
       entries[i] = {
         id,
         sequence: fields.sequence,
@@ -401,6 +419,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
       };
       prevHash = hash;
     }
+    if (this.copies) await copyEntries(manager, entries);
     for (let index = 0; index < statements.length; index++) {
       const { texts, plain } = statements[index]!;
       if (plain) {
@@ -525,6 +544,54 @@ function insertJson(parameters: number): string {
   }
   return text;
 }
+
+/**
+ * An append's rows on a PostgreSQL server: one `COPY … FROM STDIN` in the text format, in the
+ * append's transaction, the rows in chunks of about JSON_PARAMETER_CHARS. Against the INSERT of
+ * JSON rows, the database parses no JSON and plans no statement: ~27 % less of its CPU per row
+ * (docs/audit.md, "How an append is written"). The values are the same text the other forms send,
+ * so the same values are stored (a lone surrogate, unencodable in UTF-8, becomes U+FFFD as in the
+ * array form).
+ */
+async function copyEntries(manager: EntityManager, entries: readonly AuditEntryRecord[]): Promise<void> {
+  // In a transaction (append's own or its caller's) the runner holds one connection: node-postgres' client.
+  const client = (await manager.queryRunner!.connect()) as pg.ClientBase;
+  const chunks: string[] = [];
+  let rows: string[] = [];
+  let chars = 0;
+  for (const entry of entries) {
+    const row = copyRow(entry);
+    rows.push(row);
+    chars += row.length;
+    if (chars >= JSON_PARAMETER_CHARS) {
+      chunks.push(rows.join(''));
+      rows = [];
+      chars = 0;
+    }
+  }
+  if (rows.length > 0) chunks.push(rows.join(''));
+  const copy = copyFrom(COPY_ENTRIES);
+  // The stream calls `callback` when the copy ends or fails; as an own property, OpenTelemetry's pg
+  // instrumentation (which copies a query's own fields) wraps it and so ends the COPY's span.
+  Object.assign(copy, { callback: () => undefined });
+  await pipeline(Readable.from(chunks), client.query(copy));
+}
+
+const COPY_ENTRIES = `COPY "audit_entry" (${ENTRY_COLUMNS}) FROM STDIN`;
+
+/** One row of COPY's text format: ENTRY_COLUMNS' values, tab-separated, \N for NULL. */
+function copyRow(entry: AuditEntryRecord): string {
+  return `${entry.id}\t${entry.sequence}\t${entry.occurredAt}\t${entry.tenantId ?? '\\N'}\t${copyText(entry.actorKind)}\t${copyText(entry.actorId)}\t${copyText(entry.action)}\t${copyText(entry.targetKind)}\t${copyText(entry.targetId)}\t${copyText(entry.requestId)}\t${entry.status ?? '\\N'}\t${copyText(entry.details)}\t${entry.prevHash}\t${entry.hash}\n`;
+}
+
+/** A value in COPY's text format: backslash, tab, newline and carriage return escaped; null as \N. */
+function copyText(value: string | null): string {
+  if (value === null) return '\\N';
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]!) : value;
+}
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_SPECIALS = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /** The array form: 14 array parameters, unnested by the database (a batch JSON cannot carry). */
 async function insertArrays(manager: EntityManager, batch: readonly AuditEntryRecord[]): Promise<void> {

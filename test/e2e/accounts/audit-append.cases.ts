@@ -1,7 +1,8 @@
 /**
  * How audit entries are stored (docs/audit.md): what AuditService.append hashed is what the row
  * holds, byte for byte, whatever the entry carries (nulls, non-ASCII text, long details, a lone
- * surrogate escaped in details, several statements of one append), and the chain verifies.
+ * surrogate escaped in details, several statements of one append; on PostgreSQL one COPY, on
+ * PGlite INSERT statements), and the chain verifies.
  */
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -97,7 +98,8 @@ describe('audit entries as stored (e2e)', () => {
         tenantId: '724e7afe-45b3-5136-9b5f-57ccdf604e21',
         actor: { kind: 'client', id: 'клиент-ü-😀-"quoted"\\back\tslash' },
         action: 'test.unicode',
-        target: { kind: 'account', id: 'Zürich-账户-𝔘' },
+        // A tab, a backslash, CR and LF: escaped in COPY's text format on PostgreSQL (audit.service.ts copyText).
+        target: { kind: 'account', id: 'Zürich-账户-𝔘\r\n\\N\t' },
         requestId: 'req-ﬁ-\u2028-\u0001',
         status: 200,
         details: { zeta: 'é😀', alpha: ['x', { b: null, a: 1.5 }], quote: '"\\/\n' },
