@@ -696,6 +696,10 @@ describe('cost-basis properties', () => {
           expect(amounts.gainUsd.toCanonical()).toBe(row.gainUsd);
           // A copy (another thread's, a test's literal) has none: its text is parsed.
           expect(disposalAmounts({ ...row })).toBeUndefined();
+          expect(disposalAmounts(structuredClone(row))).toBeUndefined();
+          // Nothing of them in the row's JSON or its fields.
+          expect(JSON.stringify(row)).toBe(JSON.stringify({ ...row }));
+          expect(Object.getOwnPropertySymbols({ ...row })).toEqual([]);
         }
         expect(splitByTerm(disposals)).toEqual(splitByTerm(disposals.map((row) => ({ ...row }))));
       }),
