@@ -12,6 +12,7 @@ import { disposalAmounts, type Disposal, type HoldingTerm } from '../cost-basis/
 import { ExactDecimal, ZERO } from '../money/exact-decimal.js';
 import { canonicalDecimal, roundUsdToCents, USD_FRACTION_DIGITS } from '../money/format.js';
 import { parseScaled, roundScaled, ScaledDecimal } from '../money/scaled-decimal.js';
+import { hiddenSlot } from '../rows/hidden-slot.js';
 
 /** First tax year with the digital-asset boxes G–L (2025 Form 8949). */
 export const FIRST_DIGITAL_ASSET_BOX_YEAR = 2025;
@@ -147,12 +148,14 @@ export function toForm8949Lines(
 }
 
 /**
- * Each line's proceeds, basis and gain in cents, beside the line rather than on it (a line is
- * plain data that crosses threads and becomes JSON): the sums of tens of thousands of lines are
+ * Each line's proceeds, basis and gain in cents, beside the line rather than among its fields (a
+ * line is plain data that crosses threads and becomes JSON; rows/hidden-slot.ts): the sums of tens of thousands of lines are
  * then integer additions, not decimal.js ones, with the same totals (sumLines). A line without an
  * entry (revived from text, made elsewhere) is summed with decimal.js as before.
  */
-const LINE_CENTS = new WeakMap<Form8949Line, { proceeds: bigint; costBasis: bigint; gain: bigint }>();
+const LINE_CENTS = hiddenSlot<Form8949Line, { proceeds: bigint; costBasis: bigint; gain: bigint }>(
+  'lineCents',
+);
 
 const CENTS_PER_UNIT = [100n, 10n, 1n];
 
