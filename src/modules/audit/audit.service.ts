@@ -548,8 +548,8 @@ function insertJson(parameters: number): string {
 /**
  * An append's rows on a PostgreSQL server: one `COPY … FROM STDIN` in the text format, in the
  * append's transaction, the rows in chunks of about JSON_PARAMETER_CHARS. Against the INSERT of
- * JSON rows, the database parses no JSON and plans no statement: ~27 % less of its CPU per row
- * (docs/audit.md, "How an append is written"). The values are the same text the other forms send,
+ * JSON rows, the database parses no JSON and plans no statement: about half its CPU per audited
+ * read (docs/audit.md, "How an append is written"). The values are the same text the other forms send,
  * so the same values are stored (a lone surrogate, unencodable in UTF-8, becomes U+FFFD as in the
  * array form).
  */
