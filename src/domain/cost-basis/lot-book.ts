@@ -392,6 +392,7 @@ export function lotIdsOf<T extends Lot>(lots: readonly T[]): Map<string, T> {
   return byId;
 }
 
+/** A LotPiece's fields alone. LotBook.open writes the same fields out in its lot literal: a new one goes in both. */
 function pieceFields(piece: LotPiece): LotPiece {
   return {
     quantity: piece.quantity,
