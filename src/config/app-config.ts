@@ -338,6 +338,18 @@ export class AppConfig {
   AUDIT_READ_FLUSH_MS = 200;
 
   /**
+   * Audited reads that may wait in memory for their append (docs/audit.md, "Backpressure"). Beyond
+   * it a new audited read waits for room before it is answered, and after AUDIT_BACKLOG_WAIT_MS
+   * (2 s) is refused with 503 and Retry-After: when appends fall behind (a saturated embedded
+   * database, a database that is down) reads slow down instead of leaving entries to pile up.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(1_000_000)
+  AUDIT_READ_BACKLOG = 20_000;
+
+  /**
    * Per-source refresh schedule overrides (docs/sources.md, "Scheduling"), JSON:
    * `{"<source>": {"intervalMs"?, "maxConcurrent"?, "backoff"?: {"baseMs"?, "capMs"?, "jitter"?}}}`.
    * Checked at start-up (sources/refresh/source-schedule.ts).

@@ -2,14 +2,18 @@
  * Service tier: audited reads (AuditService.recordRead) wait in memory and are appended in
  * batches. While an append is under way, the reads that arrive only queue: no read waits on it,
  * and when it ends the next full batch goes at once, one batch (INSERT_BATCH) an append. A failed
- * append keeps its reads and is retried on its timer, not by each new read.
+ * append keeps its reads and is retried on its timer, not by each new read. Beyond
+ * AUDIT_READ_BACKLOG reads waiting, a new read waits for room (AuditService.room), oldest first,
+ * and is refused (AuditBacklogError, 503) after AUDIT_BACKLOG_WAIT_MS.
  */
 import { jest } from '@jest/globals';
 import { ManualClock } from '../../src/common/clock/clock.js';
 import { AuditModule, AuditService } from '../../src/modules/audit/index.js';
-import { INSERT_BATCH } from '../../src/modules/audit/testing.js';
+import { AUDIT_BACKLOG_WAIT_MS, AuditBacklogError, INSERT_BATCH } from '../../src/modules/audit/testing.js';
 import { FixedMarketPrices } from '../fakes/fixed-market-prices.js';
 import { startServiceModule, type ServiceModule } from '../support/service-module.js';
+
+const BACKLOG = 2 * INSERT_BATCH;
 
 describe('audited reads queued while the database is busy (service tier)', () => {
   let s: ServiceModule;
@@ -59,7 +63,7 @@ describe('audited reads queued while the database is busy (service tier)', () =>
       clock: new ManualClock(new Date('2026-11-25T12:00:00Z')),
       prices: new FixedMarketPrices({}),
       // Only full batches and explicit flushes append during the test.
-      env: { AUDIT_READ_FLUSH_MS: '10000' },
+      env: { AUDIT_READ_FLUSH_MS: '10000', AUDIT_READ_BACKLOG: String(BACKLOG) },
     });
     audit = s.get(AuditService);
   });
@@ -131,6 +135,80 @@ describe('audited reads queued while the database is busy (service tier)', () =>
     expect(stored.slice(-4 * INSERT_BATCH).map((e) => e.requestId)).toEqual(
       Array.from({ length: 4 * INSERT_BATCH }, (_, i) => `req-${before + i + 1}`),
     );
+    expect(await audit.verify()).toMatchObject({ valid: true });
+  });
+
+  it('beyond AUDIT_READ_BACKLOG waiting, a read waits for room, oldest first, until an append takes reads from the backlog', async () => {
+    const held = holdAppends();
+    // One full batch goes into the held append; two more fill the backlog.
+    for (let i = 0; i < INSERT_BATCH + BACKLOG; i++) read();
+    await settle();
+    expect(held.sizes).toEqual([INSERT_BATCH]);
+    expect(audit.pendingReads).toBe(BACKLOG);
+    expect(audit.hasRoom()).toBe(false);
+    const admitted: number[] = [];
+    const first = audit.room();
+    const second = audit.room();
+    expect(first).toBeInstanceOf(Promise);
+    void (first as Promise<void>).then(() => admitted.push(1));
+    void (second as Promise<void>).then(() => admitted.push(2));
+    await settle();
+    expect(admitted).toEqual([]);
+    expect(audit.readsWaitingForRoom).toBe(2);
+
+    // The held append ends; the next takes a batch from the backlog, and the waiting reads go on.
+    held.release();
+    await until(() => held.sizes.length === 2);
+    await settle();
+    expect(admitted).toEqual([1, 2]);
+    expect(audit.readsWaitingForRoom).toBe(0);
+    expect(audit.hasRoom()).toBe(true);
+    expect(audit.room()).toBe(true);
+    held.release();
+    await until(() => held.sizes.length === 3);
+    held.release();
+    await audit.flush();
+    expect(audit.pendingReads).toBe(0);
+  });
+
+  it('refuses a read that found no room within AUDIT_BACKLOG_WAIT_MS (503, Retry-After), and keeps every queued read', async () => {
+    const before = reads;
+    let failing = true;
+    const real = audit.append.bind(audit);
+    jest.spyOn(audit, 'append').mockImplementation(async (drafts, manager) => {
+      if (failing) throw new Error('database unavailable');
+      return real(drafts, manager);
+    });
+    jest
+      .spyOn((audit as unknown as { logger: { error: () => void } }).logger, 'error')
+      .mockImplementation(() => undefined);
+    for (let i = 0; i < BACKLOG; i++) read();
+    await settle();
+    expect(audit.hasRoom()).toBe(false);
+    const startedAt = performance.now();
+    const refusal = await (audit.room() as Promise<void>).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(AUDIT_BACKLOG_WAIT_MS - 50);
+    expect(refusal).toBeInstanceOf(AuditBacklogError);
+    expect(refusal).toMatchObject({
+      code: 'service_unavailable',
+      reason: 'audit_backlog',
+      retryAfterSeconds: 2,
+    });
+    expect(audit.readsWaitingForRoom).toBe(0);
+
+    failing = false;
+    await audit.flush();
+    expect(audit.pendingReads).toBe(0);
+    const stored = await audit.list({ actor: 'queue-client' }, 10_000, undefined, 'desc');
+    expect(
+      stored
+        .slice(0, BACKLOG)
+        .map((e) => e.requestId)
+        .reverse(),
+    ).toEqual(Array.from({ length: BACKLOG }, (_, i) => `req-${before + i + 1}`));
     expect(await audit.verify()).toMatchObject({ valid: true });
   });
 });

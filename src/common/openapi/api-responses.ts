@@ -178,7 +178,7 @@ const DEFAULT_DESCRIPTIONS: Record<string, string> = {
   '429': 'Rate limit exceeded; retry after the seconds in Retry-After.',
   '500': 'Unexpected error (logged with the traceId; never details in the body).',
   '503':
-    'The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance).',
+    'The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After).',
 };
 
 /**
@@ -254,7 +254,7 @@ const HEADERS: Record<string, Record<string, { description: string; schema: obje
   },
   '503': {
     'Retry-After': {
-      description: 'Seconds to wait before retrying (database outages).',
+      description: 'Seconds to wait before retrying (database outages, an audit backlog).',
       schema: { type: 'integer' },
     },
   },

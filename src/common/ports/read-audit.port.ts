@@ -20,4 +20,10 @@ export interface AuditedRead {
 export interface ReadAuditPort {
   /** Never throws and never waits: the entry is appended within AUDIT_READ_FLUSH_MS. */
   recordRead(read: AuditedRead): void;
+  /**
+   * Whether a read may be answered now: false while AUDIT_READ_BACKLOG reads wait for their
+   * append. A path that answers without the audit interceptor takes the route then, whose
+   * interceptor waits for room (or answers 503).
+   */
+  hasRoom(): boolean;
 }

@@ -53,15 +53,21 @@ export class AuditInterceptor implements NestInterceptor {
     if (!route) return next.handle();
     const success = (this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ??
       (request.method === 'POST' ? 201 : 200)) as number;
-    if (route.kind === 'read')
-      return next.handle().pipe(
-        tap((result) => this.recordRead(route, request, user, success, result)),
-        catchError((error: unknown) => {
-          if (!(error instanceof ReplayedResponse))
-            this.recordRead(route, request, user, statusOf(error), undefined);
-          return throwError(() => error);
-        }),
-      );
+    if (route.kind === 'read') {
+      const answer = () =>
+        next.handle().pipe(
+          tap((result) => this.recordRead(route, request, user, success, result)),
+          catchError((error: unknown) => {
+            if (!(error instanceof ReplayedResponse))
+              this.recordRead(route, request, user, statusOf(error), undefined);
+            return throwError(() => error);
+          }),
+        );
+      // Backpressure: with AUDIT_READ_BACKLOG reads waiting for their append, the read waits for
+      // room before it runs (or is refused with 503: AuditBacklogError, nothing read or recorded).
+      const room = this.audit.room();
+      return room === true ? answer() : from(room).pipe(mergeMap(answer));
+    }
     const scope: AuditScope = {
       open: true,
       appended: false,

@@ -8,6 +8,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, EntityManager } from 'typeorm';
 import { markBookkeepingTransaction } from '../../common/audit/audit-scope.js';
 import { Clock } from '../../common/clock/clock.js';
+import { DomainError, ErrorCode } from '../../common/errors/domain-error.js';
 import type { AuditedRead, ReadAuditPort } from '../../common/ports/read-audit.port.js';
 import { AppConfig } from '../../config/app-config.js';
 import { runSql } from '../../database/sql.js';
@@ -68,6 +69,30 @@ export const EMBEDDED_INSERT_ROWS = 25;
 /** Entries per read when walking or exporting. */
 const PAGE = 1_000;
 const MAX_RETRY_DELAY_MS = 30_000;
+/** How long an audited read waits for room in a full backlog before it is refused (503). */
+export const AUDIT_BACKLOG_WAIT_MS = 2_000;
+/** Retry-After of that 503. */
+export const AUDIT_BACKLOG_RETRY_AFTER_SECONDS = 2;
+
+/** A read refused because AUDIT_READ_BACKLOG reads still wait for their append (503, Retry-After). */
+export class AuditBacklogError extends DomainError {
+  constructor() {
+    super(
+      ErrorCode.ServiceUnavailable,
+      'Reads are being recorded in the audit trail more slowly than they arrive; retry after the number of seconds in Retry-After.',
+      undefined,
+      'audit_backlog',
+      AUDIT_BACKLOG_RETRY_AFTER_SECONDS,
+    );
+  }
+}
+
+/** A read waiting for room in the backlog (AuditService.room). */
+interface RoomWaiter {
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
 
 const COLUMNS = `"id", "sequence"::text AS "sequence", "occurred_at", "tenant_id", "actor_kind", "actor_id",
   "action", "target_kind", "target_id", "request_id", "status", "details", "prev_hash", "hash"`;
@@ -113,6 +138,9 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
   private readonly details = new DetailsTexts();
   private lastTime = Number.NaN;
   private lastIso = '';
+  /** Reads waiting for room in a full backlog (room), oldest first. */
+  private waiting: RoomWaiter[] = [];
+  private readonly backlogLimit: number;
   /** Entries per INSERT statement of an append (embedded PGlite). */
   private readonly rowsPerStatement: number;
   /** On a PostgreSQL server an append's rows go in one COPY … FROM STDIN (copyEntries). */
@@ -125,6 +153,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
   ) {
     this.rowsPerStatement = config.usesEmbeddedDatabase ? EMBEDDED_INSERT_ROWS : INSERT_BATCH;
     this.copies = !config.usesEmbeddedDatabase;
+    this.backlogLimit = config.AUDIT_READ_BACKLOG;
   }
 
   /** Appends now: in `manager`'s transaction when given (it must be one), else in a transaction of its own. */
@@ -154,6 +183,50 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
       status: read.status,
       details: read.details,
     });
+  }
+
+  /** ReadAuditPort.hasRoom: fewer than AUDIT_READ_BACKLOG reads wait for their append. */
+  hasRoom(): boolean {
+    return this.pending.length < this.backlogLimit;
+  }
+
+  /**
+   * Backpressure (docs/audit.md, "Backpressure"): true when the backlog has room for another read;
+   * else a promise that resolves when it has (the appends took reads from it), oldest waiter first,
+   * or rejects with AuditBacklogError after AUDIT_BACKLOG_WAIT_MS. An audited route asks before it
+   * answers, so when appends fall behind the reads (a saturated embedded database, a database that
+   * is down) reads slow down, and are refused after a while, instead of being answered with their
+   * entries piling up in memory without a bound.
+   */
+  room(): true | Promise<void> {
+    if (this.waiting.length === 0 && this.hasRoom()) return true;
+    if (this.closed) return Promise.reject(new AuditBacklogError());
+    return new Promise<void>((resolve, reject) => {
+      const waiter: RoomWaiter = {
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiting = this.waiting.filter((other) => other !== waiter);
+          reject(new AuditBacklogError());
+        }, AUDIT_BACKLOG_WAIT_MS),
+      };
+      this.waiting.push(waiter);
+    });
+  }
+
+  /** Reads waiting for room that now fit in the backlog go on, oldest first. */
+  private admitWaiting(): void {
+    let room = this.backlogLimit - this.pending.length;
+    while (room-- > 0 && this.waiting.length > 0) {
+      const waiter = this.waiting.shift()!;
+      clearTimeout(waiter.timer);
+      waiter.resolve();
+    }
+  }
+
+  /** How many reads wait for room in a full backlog (metrics, tests). */
+  get readsWaitingForRoom(): number {
+    return this.waiting.length;
   }
 
   /** Queues an entry: appended within AUDIT_READ_FLUSH_MS, retried until it is (never dropped). */
@@ -194,6 +267,7 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
     const batch = this.pending.length > INSERT_BATCH ? this.pending.slice(0, INSERT_BATCH) : this.pending;
     this.pending = batch === this.pending ? [] : this.pending.slice(INSERT_BATCH);
     this.taken += batch.length;
+    if (this.waiting.length > 0 && !this.closed) this.admitWaiting();
     this.flushing = this.append(batch)
       .then(() => {
         this.failures = 0;
@@ -233,6 +307,11 @@ export class AuditService implements ReadAuditPort, OnModuleDestroy, BeforeAppli
   async beforeApplicationShutdown(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    // Reads still waiting for room are refused: their entries would come after the last append.
+    for (const waiter of this.waiting.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new AuditBacklogError());
+    }
     for (let attempt = 0; attempt < 3 && (this.pending.length > 0 || this.flushing); attempt++) {
       await this.flush().catch(() => undefined);
     }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge, Histogram } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
+import { AuditService } from '../audit/index.js';
 import { HeavyWorkAdmission } from '../compute/index.js';
 import { SimulationPool } from '../simulation/index.js';
 import { METRIC_PREFIX, MetricsRegistry } from './metrics.registry.js';
@@ -20,7 +21,8 @@ const HEAVY_WORK_WAIT_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30
 /**
  * Gauges read when Prometheus scrapes (prom-client calls `collect`), so they cost nothing between
  * scrapes: the simulation pool's load, the heavy-work admission's (and the histogram of its
- * waits, observed per admitted request) and the database connection pool's use.
+ * waits, observed per admitted request), the audit trail's backlog of reads and the database
+ * connection pool's use.
  */
 @Injectable()
 export class RuntimeGauges {
@@ -30,6 +32,7 @@ export class RuntimeGauges {
     heavyWork: HeavyWorkAdmission,
     @InjectDataSource() dataSource: DataSource,
     config: AppConfig,
+    audit: AuditService,
   ) {
     const registers = [metrics.registry];
     new Gauge({
@@ -87,6 +90,22 @@ export class RuntimeGauges {
       registers,
     });
     heavyWork.onWait((seconds) => waits.observe(seconds));
+    new Gauge({
+      name: `${METRIC_PREFIX}audit_reads_pending`,
+      help: 'Audited reads waiting in memory for their append to the audit trail (AUDIT_READ_BACKLOG at most; then new reads wait for room).',
+      registers,
+      collect() {
+        this.set(audit.pendingReads);
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}audit_reads_waiting_for_room`,
+      help: 'Audited reads held before they are answered because the backlog is full (503 after 2 s).',
+      registers,
+      collect() {
+        this.set(audit.readsWaitingForRoom);
+      },
+    });
     // On PGlite (no DATABASE_URL) there is no pool to report: the embedded database is one session
     // behind a mutex (src/database/pglite-driver.ts), which keeps no counts; the series are absent.
     if (config.usesEmbeddedDatabase) return;

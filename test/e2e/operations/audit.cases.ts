@@ -6,7 +6,8 @@
  * It reads the whole audit table (every suite's entries, fewer than its queries' limit of 1000)
  * and in the end prunes all of it: in operations.e2e-spec.ts it runs before the suites that make
  * many requests, and no later suite reads the audit trail. Its clock starts after every other
- * suite's (2026-06-01), so its time filters see its own entries only.
+ * suite's (2026-06-01), so its time filters see its own entries only. Its last case, after the
+ * prune, fills the backlog of reads waiting for their append (docs/audit.md, "Backpressure").
  */
 import { jest } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../../../src/common/clock/clock.js';
+import { AppConfig } from '../../../src/config/app-config.js';
 import { EnvelopeInterceptor } from '../../../src/common/interceptors/envelope.interceptor.js';
 import { AuditService, canonicalLine, entryHash, GENESIS_HASH } from '../../../src/modules/audit/index.js';
 import { sandboxId, sandboxTenantId } from '../../../src/modules/sandbox/index.js';
@@ -498,5 +500,92 @@ describe('audit trail (e2e)', () => {
       firstBrokenSequence: null,
       anchorSequence: all[all.length - 1]!.sequence,
     });
+  });
+
+  it('holds a partner read while the audit backlog is full, and refuses it with 503 and Retry-After when the trail cannot catch up', async () => {
+    const path = `/v1/api/account/${kraken}/balances`;
+    const backlog = t.app.get(AppConfig).AUDIT_READ_BACKLOG;
+    const token = await t.token();
+    const first = await t.http.get(path).set(bearer(token)).expect(200); // cached now: the next takes the fast path unless held
+    await audit.flush();
+    // Appends fail while the backlog's reads are in them (a database refusing them, as when it is down).
+    await db.query(
+      `ALTER TABLE "audit_entry" ADD CONSTRAINT "audit_test_backlog" CHECK ("actor_id" <> 'backlog-filler') NOT VALID`,
+    );
+    const errors = jest.spyOn((audit as unknown as { logger: { error: () => void } }).logger, 'error');
+    errors.mockImplementation(() => undefined);
+    let blocked = true;
+    let fillers = 0;
+    try {
+      // Reads until the backlog is full (the first full batch went into an append of its own, which fails too).
+      for (; audit.hasRoom(); fillers++)
+        audit.recordRead({
+          tenantId: sandboxTenant,
+          actorKind: 'client',
+          actorId: 'backlog-filler',
+          action: 'account.read.balances',
+          accountId: kraken,
+          requestId: `backlog-${fillers}`,
+          status: 200,
+        });
+      expect(audit.pendingReads).toBe(backlog);
+
+      const startedAt = performance.now();
+      // Every audited route waits the same way (here: the fast path's and one without it, at once).
+      const [refused, otherRoute] = await Promise.all([
+        t.http.get(path).set(bearer(token)).set('X-Request-Id', 'audit-backlog-refused'),
+        t.http.get(`/v1/api/account/${kraken}/transactions?limit=5`).set(bearer(token)),
+      ]);
+      expect([refused.status, otherRoute.status]).toEqual([503, 503]);
+      expect(performance.now() - startedAt).toBeGreaterThanOrEqual(1_900); // it waited for room first
+      expect(refused.headers['retry-after']).toBe('2');
+      expect(refused.body).toMatchObject({
+        isError: true,
+        statusCode: 503,
+        result: null,
+        responseException: {
+          exceptionMessage: {
+            status: 503,
+            title: 'Service Unavailable',
+            reason: 'audit_backlog',
+            instance: path,
+            traceId: 'audit-backlog-refused',
+          },
+        },
+      });
+      expect(refused.body.message).toMatch(/audit trail/);
+      // What is not audited is not held.
+      await t.http.get('/health/live').expect(200);
+
+      // A read that waits is answered once appends take reads from the backlog again.
+      const held = t.http
+        .get(path)
+        .set(bearer(token))
+        .set('X-Request-Id', 'audit-backlog-held')
+        .then((res) => res);
+      let answeredYet = false;
+      void held.then(() => (answeredYet = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answeredYet).toBe(false); // waiting for room
+      await db.query(`ALTER TABLE "audit_entry" DROP CONSTRAINT "audit_test_backlog"`);
+      blocked = false;
+      void audit.flush(); // the retry timer would too, after its back-off
+      const answered = await held;
+      expect(answered.status).toBe(200);
+      expect(answered.body).toEqual(first.body);
+    } finally {
+      if (blocked) await db.query(`ALTER TABLE "audit_entry" DROP CONSTRAINT "audit_test_backlog"`);
+      errors.mockRestore();
+    }
+    await audit.flush();
+    const reads = await query({ actor: SANDBOX.partner.clientId, limit: 1000 });
+    const ids = reads.map((entry) => entry.requestId);
+    expect(ids).toContain('audit-backlog-held');
+    expect(ids).not.toContain('audit-backlog-refused'); // refused before it read anything
+    const [{ count }] = await db.query(
+      `SELECT count(*)::int AS count FROM "audit_entry" WHERE "actor_id" = 'backlog-filler'`,
+    );
+    expect(count).toBe(fillers); // none lost
+    expect(await audit.verify()).toMatchObject({ valid: true });
   });
 });

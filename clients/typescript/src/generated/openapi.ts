@@ -4864,10 +4864,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5020,10 +5020,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5231,10 +5231,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5401,10 +5401,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5613,10 +5613,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5852,7 +5852,7 @@ export interface operations {
             /** @description The source could not be reached to check them (Retry-After); nothing was stored. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6100,10 +6100,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6313,10 +6313,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6479,10 +6479,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6643,10 +6643,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6788,10 +6788,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6936,10 +6936,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7148,10 +7148,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7318,10 +7318,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7531,10 +7531,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7744,10 +7744,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7958,10 +7958,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8147,10 +8147,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8292,10 +8292,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8466,10 +8466,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8679,10 +8679,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8849,10 +8849,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9039,10 +9039,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9217,10 +9217,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9362,10 +9362,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9574,10 +9574,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9741,10 +9741,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9952,10 +9952,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10105,10 +10105,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10250,10 +10250,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10461,10 +10461,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10628,10 +10628,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10861,10 +10861,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11070,10 +11070,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11215,10 +11215,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11360,10 +11360,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11466,10 +11466,10 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11623,10 +11623,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11773,10 +11773,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12003,10 +12003,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12148,10 +12148,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12362,10 +12362,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12571,10 +12571,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12954,10 +12954,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13297,10 +13297,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13527,10 +13527,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14493,10 +14493,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14723,10 +14723,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14932,10 +14932,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15282,10 +15282,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15496,10 +15496,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15745,10 +15745,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15982,10 +15982,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16208,10 +16208,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16433,10 +16433,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16634,10 +16634,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16923,7 +16923,7 @@ export interface operations {
             /** @description The source could not be reached to check the credentials (reason `source_unavailable`; retry after the seconds in Retry-After); nothing was stored. Also: the database is unavailable. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17201,10 +17201,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17520,7 +17520,7 @@ export interface operations {
             /** @description The source could not be reached to check the credentials (reason `source_unavailable`; retry after the seconds in Retry-After); nothing was stored. Also: the database is unavailable. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17876,10 +17876,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18079,10 +18079,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18284,10 +18284,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18823,10 +18823,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19028,10 +19028,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19224,10 +19224,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19510,10 +19510,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19736,10 +19736,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -20017,10 +20017,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -20333,10 +20333,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -20566,10 +20566,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -20853,10 +20853,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -21138,10 +21138,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -21423,10 +21423,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). */
+            /** @description The database is unavailable (retry after the seconds in Retry-After), or this instance is shutting down (a plain-text body with Connection: close; retry on another instance). On an audited read also: the audit trail records reads more slowly than they arrive (reason `audit_backlog`, Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (database outages). */
+                    /** @description Seconds to wait before retrying (database outages, an audit backlog). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
