@@ -503,8 +503,7 @@ describe('audit trail (e2e)', () => {
   });
 
   it('holds a partner read while the audit backlog is full, and refuses it with 503 and Retry-After when the trail cannot catch up', async () => {
-    // An account no later suite of the file reads: its cached entry, stale by then, would send the
-    // next read to the route while a background load replaces it (the metrics suite counts those).
+    // An account no other suite of the file reads: the entry this case caches stays out of their way.
     const account = sandboxId('account:sandbox:btc-cold-storage');
     const path = `/v1/api/account/${account}/balances`;
     const backlog = t.app.get(AppConfig).AUDIT_READ_BACKLOG;
