@@ -92,7 +92,7 @@ export class RuntimeGauges {
     heavyWork.onWait((seconds) => waits.observe(seconds));
     new Gauge({
       name: `${METRIC_PREFIX}audit_reads_pending`,
-      help: 'Audited reads waiting in memory for their append to the audit trail (AUDIT_READ_BACKLOG at most; then new reads wait for room).',
+      help: 'Audited reads waiting in memory for their append to the audit trail (new reads wait for room from AUDIT_READ_BACKLOG on; a failed append puts its 500 back on top).',
       registers,
       collect() {
         this.set(audit.pendingReads);
